@@ -1,0 +1,11 @@
+#!/bin/bash
+# export-series.sh DEVTREE: write the commits of DEVTREE since tag "base"
+# to patches/ as git format-patch files plus a series file. For developers
+# who edit the series as commits; the harness itself only reads patches/.
+set -eu
+. "$(dirname "$0")/lib.sh"
+dev=$(realpath "${1:?usage: export-series.sh DEVTREE}")
+rm -f "$TOP"/patches/*.patch
+git -C "$dev" format-patch -q --no-signature --zero-commit -o "$TOP/patches" base
+(cd "$TOP/patches" && ls -- *.patch >series)
+cat "$TOP/patches/series"
