@@ -1,0 +1,40 @@
+# Entry point of the harness. Everything it builds goes to $(BUILD) (git
+# ignores it), everything it reports to results/.
+#
+#   make check       the test suite: both kernels, three preemption models
+#   make latency     cyclictest against 1 GiB page faults, per variant
+#   make bisect      build every prefix of patches/series
+#   make checkpatch  scripts/checkpatch.pl --strict on the series
+#   make kernels     just build the baseline and patched guest kernels
+#   make clean       remove $(BUILD)
+
+BUILD ?= $(CURDIR)/build
+export BUILD
+
+.PHONY: all check latency bisect checkpatch kernels deps tree clean
+
+all: check
+
+check:
+	@scripts/check.sh
+
+latency:
+	@scripts/latency.sh
+
+kernels:
+	@scripts/kernels.sh baseline patched
+
+bisect:
+	@scripts/bisect.sh
+
+checkpatch:
+	@scripts/deps.sh >/dev/null && scripts/unpack.sh && scripts/checkpatch.sh
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/unpack.sh
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User-space stand-in for <asm/asm.h>. Exception table entries only
+ * matter for faults on user addresses inside the kernel; clearbench
+ * never calls the routines that carry them (rep_stos_alternative) on
+ * memory that can fault, so the entries are dropped.
+ */
+#ifndef CLEARBENCH_SHIM_ASM_ASM_H
+#define CLEARBENCH_SHIM_ASM_ASM_H
+
+#define _ASM_EXTABLE(from, to)
+#define _ASM_EXTABLE_UA(from, to)
+
+#endif

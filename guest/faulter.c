@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * faulter: demand-fault huge pages in a loop, as the load for the latency
+ * test. Each round maps a hugetlb page, takes its first fault at a random
+ * subpage (so the kernel zeroes the whole page in that fault) and unmaps
+ * it again.
+ *
+ * Usage: faulter [-c cpu] [-s 2M|1G] [-t seconds]
+ * Prints "# faulter: N faults in T s" on exit; exits 1 if it could not
+ * fault a single page.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAP_HUGE_SHIFT_ 26
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	size_t size = 1UL << 30;
+	int cpu = -1, opt, shift = 30;
+	double secs = 10, t0;
+	unsigned long faults = 0;
+
+	while ((opt = getopt(argc, argv, "c:s:t:")) != -1) {
+		switch (opt) {
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		case 's':
+			shift = strcmp(optarg, "2M") ? 30 : 21;
+			if (strcmp(optarg, "2M") && strcmp(optarg, "1G")) {
+				fprintf(stderr, "faulter: -s takes 2M or 1G\n");
+				return 2;
+			}
+			size = 1UL << shift;
+			break;
+		case 't':
+			secs = atof(optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: faulter [-c cpu] [-s 2M|1G] [-t seconds]\n");
+			return 2;
+		}
+	}
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set)) {
+			perror("faulter: sched_setaffinity");
+			return 1;
+		}
+	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	srandom(getpid());
+
+	t0 = now();
+	while (!stop && now() - t0 < secs) {
+		char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+			       (shift << MAP_HUGE_SHIFT_), -1, 0);
+		size_t sub = (size_t)random() % (size / 4096);
+
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "faulter: mmap: %s\n", strerror(errno));
+			break;
+		}
+		p[sub * 4096] = 1;
+		munmap(p, size);
+		faults++;
+	}
+	printf("# faulter: %lu faults in %.1f s\n", faults, now() - t0);
+	return faults ? 0 : 1;
+}

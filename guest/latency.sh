@@ -1,0 +1,47 @@
+#!/bin/sh
+# latency.sh: scheduling latency on a CPU that is zeroing 1 GiB pages.
+# cyclictest (SCHED_FIFO 99) and faulter (1 GiB hugetlb faults in a loop)
+# share CPU 0, for $latency_dur seconds per variant. On the patched kernel
+# the variants are switched with the evaluation knobs; on the baseline
+# there is one, mainline. Prints TAP, and one LATENCY line per variant.
+dur=${latency_dur:-20}
+knobs=/sys/kernel/debug/x86/clear_huge_page
+if [ -d "$knobs" ]; then
+	variants="guarded unguarded chunked"
+else
+	variants="mainline"
+fi
+set -- $variants
+echo "TAP version 13"
+echo "1..$#"
+i=0
+for v in $variants; do
+	i=$((i + 1))
+	case $v in
+	guarded)   echo default >$knobs/strategy && echo 1 >$knobs/guard ;;
+	unguarded) echo default >$knobs/strategy && echo 0 >$knobs/guard ;;
+	chunked)   echo chunked >$knobs/strategy && echo 1 >$knobs/guard ;;
+	esac || { echo "not ok $i $v: cannot set the knobs"; continue; }
+	faulter -c 0 -s 1G -t $((dur + 30)) >/tmp/faulter.out 2>&1 &
+	fpid=$!
+	sleep 1
+	cyclictest -q -v -m -p 99 -a 0 -t 1 -i 1000 -D "$dur" >/tmp/cyc.txt 2>/tmp/cyc.err
+	crc=$?
+	kill "$fpid" 2>/dev/null
+	wait "$fpid"
+	frc=$?
+	cat /tmp/faulter.out
+	line=$(latstat "$v" </tmp/cyc.txt)
+	echo "$line"
+	if [ $crc -ne 0 ]; then
+		echo "not ok $i $v: cyclictest failed: $(head -c 300 /tmp/cyc.err)"
+	elif [ $frc -ne 0 ] || grep -q '^# faulter: 0 faults' /tmp/faulter.out; then
+		echo "not ok $i $v: no huge page was faulted"
+	elif [ "${line#LATENCY $v max_us=}" = "$line" ]; then
+		echo "not ok $i $v: no latency samples"
+	else
+		echo "ok $i $v: ${line#LATENCY $v }"
+	fi
+done
+[ -d "$knobs" ] && echo default >$knobs/strategy && echo 1 >$knobs/guard
+exit 0

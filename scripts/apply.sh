@@ -1,0 +1,30 @@
+#!/bin/bash
+# apply.sh [N]: apply the first N patches of patches/series (default: all)
+# to the base tree with git am, and check the result out in $SRC_PATCHED.
+# The patches are applied in a scratch worktree; the build worktree then
+# moves to the new commit with git checkout, which rewrites only the files
+# that differ, so that an edit to one patch rebuilds only what it touches.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+scratch=$BUILD/src-apply
+[ -d "$SRC/.git" ] || die "no tree at $SRC (run 'make tree')"
+mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
+n=${1:-${#series[@]}}
+[ "$n" -le ${#series[@]} ] || die "series has ${#series[@]} patches, asked for $n"
+
+[ -d "$scratch" ] || git -C "$SRC" worktree add -q --detach "$scratch" base
+cd "$scratch"
+git am --abort >/dev/null 2>&1 || true
+git reset -q --hard base
+git clean -fdqx
+for p in "${series[@]:0:$n}"; do
+	git am -q --whitespace=nowarn "$TOP/patches/$p" ||
+		{ git am --abort; die "patch $p does not apply"; }
+done
+head=$(git rev-parse HEAD)
+
+dest=${APPLY_DEST:-$SRC_PATCHED}
+[ -d "$dest" ] || git -C "$SRC" worktree add -q --detach "$dest" base
+git -C "$dest" checkout -q --detach "$head"
+echo "$dest at $(git -C "$dest" log --oneline -1) ($n of ${#series[@]} patches)"

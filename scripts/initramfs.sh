@@ -1,0 +1,38 @@
+#!/bin/bash
+# initramfs.sh OUT: build the guest's test programs statically from guest/
+# and pack them, guest/*.sh and guest/init with busybox-static, cyclictest
+# and stress-ng (with their libraries) into a gzipped cpio.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+out=$(realpath -m "$1")
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
+	die "a static busybox is needed (apt-get install busybox-static)"
+ksft=$SRC/tools/testing/selftests
+[ -f "$ksft/kselftest.h" ] || die "no kselftest.h in $ksft (run 'make tree')"
+
+stage=$BUILD/initramfs
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,tests}
+cp "$busybox" "$stage/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+cp "$TOP/guest/init" "$stage/init"
+for c in "$TOP"/guest/*.c; do
+	gcc -static -O2 -Wall -Werror -I"$ksft" -o "$stage/tests/$(basename "$c" .c)" "$c"
+done
+cp "$TOP"/guest/*.sh "$stage/tests/"
+# Dynamically linked tools from Debian packages, with the libraries they need.
+for tool in cyclictest stress-ng; do
+	bin=$(command -v "$tool") || die "$tool missing (run 'make deps')"
+	cp "$bin" "$stage/bin/"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+done
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "$out: $(du -h "$out" | cut -f1)"
