@@ -30,7 +30,7 @@ step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
 	"$BUILD/initramfs.cpio.gz" || rc=1
 
 # The series' KUnit suites must run on the patched kernel.
-suites_patched="x86_clear_pages x86_clear_huge_page"
+suites_patched="x86_clear_pages x86_clear_huge_page resched_ranges"
 for k in baseline patched; do
 	img=$BUILD/obj-$k/arch/x86/boot/bzImage
 	suites=""
@@ -51,9 +51,9 @@ for k in baseline patched; do
 done
 
 echo
-printf '%-22s %6s %6s %6s\n' "kernel/preempt" passed failed skipped
+printf '%-20s %7s %7s %7s\n' "kernel/preempt" passed failed skipped
 for f in "$out"/*.txt; do
-	printf '%-22s %6s %6s %6s\n' "$(basename "$f" .txt)" \
+	printf '%-20s %7s %7s %7s\n' "$(basename "$f" .txt)" \
 		"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
 done
 cat "$out"/*.txt >"$out/all.txt"
