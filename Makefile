@@ -1,6 +1,7 @@
 # Entry point of the harness. Everything it builds goes to $(BUILD) (git
 # ignores it), everything it reports to results/.
 #
+#   make bench       the benchmark report (the project's main job)
 #   make check       the test suite: both kernels, three preemption models
 #   make latency     cyclictest against 1 GiB page faults, per variant
 #   make bisect      build every prefix of patches/series
@@ -11,9 +12,12 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all check latency bisect checkpatch kernels deps tree clean
+.PHONY: all bench check latency bisect checkpatch kernels deps tree clean
 
 all: check
+
+bench:
+	@scripts/bench.sh
 
 check:
 	@scripts/check.sh

@@ -28,7 +28,10 @@ for k in baseline patched; do
 			fail=1
 			continue
 		fi
-		grep -a '^not ok' "$log" | sed "s|^|  $k/$p: |" && fail=1
+		if grep -aq '^not ok' "$log"; then
+			grep -a '^not ok' "$log" | sed "s|^|  $k/$p: |"
+			fail=1
+		fi
 		sed 's/\r$//' "$log" | awk -v k=$k -v p=$p '
 			/^LATENCY / && /max_us=/ {
 				for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
