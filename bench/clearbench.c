@@ -64,6 +64,7 @@ struct ctx {
 	unsigned long nr_sub;		/* 4 KiB subpages per huge page */
 	const unsigned long *fault;	/* fault subpage of each huge page */
 	size_t nt_thresh;
+	void (*large)(void *addr, unsigned long len);	/* above nt_thresh */
 };
 
 typedef void (*clear_fn)(void *addr, unsigned long len);
@@ -218,6 +219,28 @@ static void avx512_clear(void *addr, unsigned long len)
 #define NT_SOURCE	"clearbench's own MOVNTI loop (the tree has no clear_pages_nt)"
 #endif
 
+/*
+ * How the kernel's default bypasses the cache above the threshold: REP
+ * STOSQ on AMD and Hygon, whose REP STOS already stops allocating lines
+ * for long runs, MOVNTI elsewhere (clear_nt_threshold_init()).
+ */
+static clear_fn large_method(const char **name)
+{
+	char line[256], vendor[64] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	bool amd;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "vendor_id : %63s", vendor) == 1)
+			break;
+	if (f)
+		fclose(f);
+	amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
+	if (name)
+		*name = amd ? "clear_pages_rep (REP STOSQ; AMD)" : "clear_pages_nt (MOVNTI)";
+	return amd ? clear_pages_rep : nt_clear;
+}
+
 static bool cpu_has(const char *feature)
 {
 	__builtin_cpu_init();
@@ -334,10 +357,10 @@ static void clear_chunked(const struct ctx *c)
 	}
 }
 
-/* The kernel's rule: non-temporal for regions larger than the threshold. */
+/* The kernel's rule: bypass the cache for regions over the threshold. */
 static clear_fn nt_or_erms(const struct ctx *c, size_t len)
 {
-	return len > c->nt_thresh ? nt_clear : clear_pages_erms;
+	return len > c->nt_thresh ? c->large : clear_pages_erms;
 }
 
 static void clear_nt(const struct ctx *c)
@@ -366,6 +389,7 @@ static void clear_nt_all(const struct ctx *c)
 	struct ctx all = *c;
 
 	all.nt_thresh = 0;
+	all.large = nt_clear;
 	clear_nt(&all);
 }
 
@@ -628,6 +652,7 @@ static bool setup_ctx(struct ctx *c, const struct opts *o, int pi)
 	c->nr_sub = page / SZ_4K;
 	c->fault = fault_indices(c->nr_huge, c->nr_sub);
 	c->nt_thresh = o->nt_thresh;
+	c->large = large_method(NULL);
 	return true;
 }
 
@@ -1208,6 +1233,7 @@ static int pin(int cpu)
 
 static void print_header(const struct opts *o)
 {
+	const char *large;
 	char model[128];
 
 	cpu_model(model, sizeof(model));
@@ -1217,6 +1243,9 @@ static void print_header(const struct opts *o)
 	note("clear_page_64.S: %s\n", CLEAR_PAGE_S);
 	note("nt uses: %s\n", NT_SOURCE);
 	note("NT threshold: %zu bytes (%s)\n", o->nt_thresh, o->nt_src);
+	large_method(&large);
+	note("default: regions over the threshold use %s, the rest clear_pages_erms\n",
+	     large);
 	if (o->verify)
 		note("buffer %zu MiB, verify mode, pages:%s%s\n", o->size >> 20,
 		     o->want_page[0] ? " 2M" : "", o->want_page[1] ? " 1G" : "");

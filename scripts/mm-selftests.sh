@@ -4,21 +4,22 @@
 # for guest/mm-selftests.sh to run from /tests/mm/ in the guest.
 #
 # Nothing is built in the source tree: the UAPI headers come from an out of
-# tree "make O=$BUILD/mm-selftests-headers headers_install", and each test
+# tree "make O=$BUILD/mm-selftests/headers headers_install", and each test
 # is compiled by hand with gcc, the way the selftests' Makefile would (same
 # flags, plus vm_util.c and thp_settings.c), because that Makefile writes
 # local_config.{h,mk} into the source tree and builds ~50 tests we don't want.
 #
 # Workarounds the 6.12.118 selftests need, applied here, never in the tree:
-#  - "-include kselftest.h": vm_util.c and some tests call ksft_*() without
-#    including it;
+#  - "-include kselftest.h": khugepaged.c uses KSFT_SKIP without including
+#    it;
 #  - -D_GNU_SOURCE= as lib.mk does (it must come before the forced
 #    kselftest.h pulls in libc headers) and -U_FORTIFY_SOURCE, as the mm
 #    Makefile does (Debian's gcc enables it);
 #  - -Wno-unused-function etc.: kselftest.h force-included everywhere
 #    leaves unused static helpers.
 #
-# Tests built (hugetlb and THP, runnable in the minimal guest):
+# Tests built (hugetlb and THP, runnable in the minimal guest; how each is
+# run, and why some subtests skip or are left out: guest/mm-selftests.sh):
 #   hugepage-mmap hugepage-shm map_hugetlb hugepage-vmemmap hugetlb-madvise
 #   hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map thuge-gen
 #   khugepaged split_huge_page_test transhuge-stress cow
@@ -92,7 +93,8 @@ done
 if [ -n "$failed" ]; then
 	for t in $failed; do
 		echo "--- $t:" >&2
-		tail -n 15 "$gen/$t.log" >&2
+		grep -m 8 -E 'error|undefined reference' "$gen/$t.log" >&2 ||
+			tail -n 15 "$gen/$t.log" >&2
 	done
 	die "mm selftests that did not build:$failed (logs: $gen/*.log)"
 fi
