@@ -4,6 +4,8 @@
 #   make bench       the benchmark report (the project's main job)
 #   make check       the test suite: both kernels, three preemption models
 #   make latency     cyclictest against 1 GiB page faults, per variant
+#   make matrix      the patched kernel built without PREEMPT_DYNAMIC, tested
+#   make torture     100,000 checked faults under pressure, and a debug kernel
 #   make bisect      build every prefix of patches/series
 #   make checkpatch  scripts/checkpatch.pl --strict on the series
 #   make kernels     just build the baseline and patched guest kernels
@@ -12,7 +14,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all bench check latency bisect checkpatch kernels deps tree clean
+.PHONY: all bench check latency matrix torture bisect checkpatch kernels deps tree clean
 
 all: check
 
@@ -24,6 +26,12 @@ check:
 
 latency:
 	@scripts/latency.sh
+
+matrix:
+	@scripts/matrix.sh
+
+torture:
+	@scripts/torture.sh
 
 kernels:
 	@scripts/kernels.sh baseline patched

@@ -78,7 +78,6 @@ hp=/proc/sys/vm/nr_hugepages
 thp=/sys/kernel/mm/transparent_hugepage
 out=/tmp/mm-selftest.out
 esc=$(printf '\033')
-cr=$(printf '\r')
 
 # centiseconds since boot
 now() {
@@ -166,7 +165,7 @@ while IFS='|' read -r name limit pages mode args; do
 	[ -n "$mounted" ] && umount $mounted
 	restore
 	# The program's output as diagnostics: no colours, no carriage returns.
-	sed "s/.*$cr//; s/$esc\[[0-9;]*m//g; s/^/# /" $out
+	awk -v esc="$esc" '{ sub(/.*\r/, ""); gsub(esc "\\[[0-9;]*m", ""); print "# " $0 }' $out
 	el=$(((t1 - t0) / 100)).$(((t1 - t0) % 100 / 10))
 	echo "# $what: $how, status $rc, after ${el}s"
 	nested_fail=$(grep -c '^not ok ' $out)

@@ -14,7 +14,7 @@ initrd=${INITRD:-$BUILD/initramfs.cpio.gz}
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 
 # TCG only: /dev/kvm here is a nested hypervisor that cannot run a stock kernel.
-timeout -k 5 "$limit" qemu-system-x86_64 -accel tcg -cpu max -smp "${GUEST_CPUS:-2}" \
+timeout -k 5 "$limit" qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp "${GUEST_CPUS:-2}" \
 	-m "${GUEST_MEM:-6G}" -display none -monitor none -no-reboot \
 	-serial "file:$log" -kernel "$img" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 tsc=reliable preempt=$preempt hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=64 run=$run $extra" \

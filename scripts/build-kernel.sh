@@ -33,6 +33,7 @@ rm -f "$obj/fragments.config.new"
 # of the series that lack some options, and sets CONFIG_CHECK=0.
 check_config() {
 	local line opt bad=0
+	# A later fragment overrides an earlier one, as in merge_config.sh.
 	while IFS= read -r line; do
 		opt=${line%%=*}
 		case "$line" in
@@ -47,7 +48,7 @@ check_config() {
 				bad=1
 			fi ;;
 		esac
-	done < <(cat "${frags[@]}")
+	done < <(cat "${frags[@]}" | grep '^CONFIG_' | tac | awk -F= '!seen[$1]++' | tac)
 	[ $bad -eq 0 ] || die "the merged .config lacks options the fragments ask for"
 }
 [ "${CONFIG_CHECK:-1}" = 0 ] || check_config

@@ -26,6 +26,11 @@ if step checkpatch series "$LOGS/checkpatch.log" "$TOP/scripts/checkpatch.sh"; t
 else
 	sed 's/^/FAIL series: checkpatch: /' "$LOGS/checkpatch.log" >"$out/series.txt"
 fi
+if ! step build mm-selftests "$LOGS/mm-selftests.log" "$TOP/scripts/mm-selftests.sh" \
+	"$BUILD/mm-selftests/bin"; then
+	echo "FAIL mm selftests: build" >"$out/mm-selftests-build.txt"
+	rm -rf "$BUILD/mm-selftests/bin"
+fi
 step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
 	"$BUILD/initramfs.cpio.gz" || rc=1
 
@@ -42,13 +47,63 @@ for k in baseline patched; do
 			continue
 		fi
 		step boot "$k/$p" "$out/$k-$p.boot.log" "$TOP/scripts/boot.sh" "$img" "$p" \
-			hugezero "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
+			hugezero,faults "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
 			echo "FAIL $k/$p: boot: $(tail -n 1 "$out/$k-$p.boot.log")" >"$res"
 		"$TOP/scripts/scan-console.sh" "$out/$k-$p.console.log" "$k/$p" $suites >>"$res"
 		grep -q "preempt: .*($p)" "$out/$k-$p.console.log" ||
 			echo "FAIL $k/$p: the guest did not run under preempt=$p" >>"$res"
 	done
 done
+
+# The tree's own hugetlb and THP selftests: the patched kernel must pass
+# everything the baseline passes.
+for k in baseline patched; do
+	res=$out/$k-mm.txt
+	log=$out/$k-mm.console.log
+	if [[ " $built " != *" $k "* ]] || [ ! -d "$BUILD/mm-selftests/bin" ]; then
+		echo "FAIL $k/mm: not run, kernel or mm selftests missing" >"$res"
+		continue
+	fi
+	step boot "$k/mm" "$out/$k-mm.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/obj-$k/arch/x86/boot/bzImage" none mm-selftests.sh "$log" \
+		"${BOOT_TIMEOUT:-600}" || echo "FAIL $k/mm: boot: $(tail -n 1 "$out/$k-mm.boot.log")" >"$res"
+	"$TOP/scripts/scan-console.sh" "$log" "$k/mm" >>"$res"
+done
+if [ -f "$out/baseline-mm.txt" ] && [ -f "$out/patched-mm.txt" ]; then
+	lost=$(comm -23 <(sed -n 's/^PASS baseline\/mm: mm-selftests.sh\///p' "$out/baseline-mm.txt" | sort) \
+		<(sed -n 's/^PASS patched\/mm: mm-selftests.sh\///p' "$out/patched-mm.txt" | sort))
+	if [ -z "$lost" ]; then
+		echo "PASS mm selftests: patched passes all that baseline passes" >"$out/mm-compare.txt"
+	else
+		echo "$lost" | sed 's/^/FAIL mm selftests: passes on baseline only: /' >"$out/mm-compare.txt"
+	fi
+fi
+
+# A bad boot parameter is reported and changes nothing: the patched
+# kernel must print its complaint and then the same choice as a clean boot.
+res=$out/patched-badparam.txt
+log=$out/patched-badparam.console.log
+if [[ " $built " == *" patched "* ]] &&
+	step boot patched/badparam "$out/patched-badparam.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/obj-patched/arch/x86/boot/bzImage" none faults "$log" \
+		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=12Q"; then
+	"$TOP/scripts/scan-console.sh" "$log" patched/badparam >"$res"
+	want=$(grep -a -m1 '^clear_huge_page: .* over\|^clear_huge_page: cached' \
+		"$out/patched-none.console.log" | tr -d '\r')
+	got=$(grep -a -m1 '^clear_huge_page: .* over\|^clear_huge_page: cached' "$log" | tr -d '\r')
+	if grep -aq 'clear_nt_threshold=12Q is not a size' "$log"; then
+		echo "PASS patched/badparam: clear_nt_threshold=12Q rejected with a message" >>"$res"
+	else
+		echo "FAIL patched/badparam: no message for clear_nt_threshold=12Q" >>"$res"
+	fi
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		echo "PASS patched/badparam: default kept ($got)" >>"$res"
+	else
+		echo "FAIL patched/badparam: default not kept: '$got', clean boot '$want'" >>"$res"
+	fi
+else
+	echo "FAIL patched/badparam: not booted" >"$res"
+fi
 
 echo
 printf '%-20s %7s %7s %7s\n' "kernel/preempt" passed failed skipped

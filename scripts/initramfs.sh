@@ -24,6 +24,11 @@ for c in "$TOP"/guest/*.c; do
 	gcc -static -O2 -Wall -Werror -I"$ksft" -o "$stage/tests/$(basename "$c" .c)" "$c"
 done
 cp "$TOP"/guest/*.sh "$stage/tests/"
+# The tree's mm selftests, if scripts/mm-selftests.sh built them.
+if [ -d "$BUILD/mm-selftests/bin" ]; then
+	mkdir -p "$stage/tests/mm"
+	cp "$BUILD"/mm-selftests/bin/* "$stage/tests/mm/"
+fi
 # Dynamically linked tools from Debian packages, with the libraries they need.
 for tool in cyclictest stress-ng; do
 	bin=$(command -v "$tool") || die "$tool missing (run 'make deps')"
