@@ -194,7 +194,7 @@ static void test_bad_writes(const char *file, const char * const *bad, int nbad)
 static const char * const bad_strategy[] = {
 	"", "bogus", "defaultx", "nt nt", "generic\n\n", "0123456789abcdef",
 };
-static const char * const bad_guard[] = { "2", "maybe", "-1", "", "x" };
+static const char * const bad_guard[] = { "2", "maybe", "-1", "", "yes", "on", "0 1" };
 
 int main(void)
 {
