@@ -11,7 +11,7 @@ for page in 2M 1G; do
 	awk -F, -v p=$page 'NR > 1 && $2 == p { print $1, $3, ($4 == "" ? "NaN" : $4) }' "$csv" >"$tmp/$page.dat"
 done
 gnuplot <<GP
-set terminal pngcairo size 1200,520 font "sans,10"
+set terminal pngcairo noenhanced size 1200,520 font "sans,10"
 set output "$png"
 set multiplot layout 1,2 title "Huge page zeroing on this host's CPU, user space, the series' clear_page_64.S (GB/s, medians)"
 set style data histograms
