@@ -12,6 +12,9 @@ shift 2
 mkdir -p "$obj"
 
 export KBUILD_BUILD_TIMESTAMP="1970-01-01" KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+# Paths below the checkout hash as relative ones, so that a second clone
+# (CI) hits the cache that the first one filled.
+export CCACHE_BASEDIR=$TOP
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
 kmake() { make -C "$src" O="$obj" CC="$cc" -j"$(nproc)" "$@"; }
