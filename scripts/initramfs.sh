@@ -6,6 +6,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 out=$(realpath -m "$1")
+rm -f "$out"	# never boot a stale one if this fails
 busybox=$(command -v busybox || true)
 [ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
 	die "a static busybox is needed (apt-get install busybox-static)"
