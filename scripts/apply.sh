@@ -4,10 +4,12 @@
 # The patches are applied in a scratch worktree; the build worktree then
 # moves to the new commit with git checkout, which rewrites only the files
 # that differ, so that an edit to one patch rebuilds only what it touches.
+# APPLY_SCRATCH and APPLY_DEST name other worktrees, so that make bisect
+# can run next to make check or make bench.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-scratch=$BUILD/src-apply
+scratch=${APPLY_SCRATCH:-$BUILD/src-apply}
 [ -d "$SRC/.git" ] || die "no tree at $SRC (run 'make tree')"
 mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
 n=${1:-${#series[@]}}
