@@ -1,7 +1,8 @@
 #!/bin/bash
 # bisect.sh: prove that every prefix of patches/series builds (with
 # CONFIG_WERROR, the KUnit suites that exist at that point, and the same
-# small config as the test kernels). One progress line per prefix.
+# small config as the test kernels; every fragment option that the tree
+# defines at that prefix must be set). One progress line per prefix.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +14,7 @@ for n in $(seq 1 ${#series[@]}); do
 	name="$n/${#series[@]}"
 	log=$LOGS/bisect-$n.log
 	if APPLY_SCRATCH=$BUILD/src-bisect-apply APPLY_DEST=$BUILD/src-bisect "$TOP/scripts/apply.sh" "$n" >"$log" 2>&1 &&
-		step build "prefix $name" "$log.build" env CONFIG_CHECK=0 \
+		step build "prefix $name" "$log.build" env CONFIG_CHECK=present \
 			"$TOP/scripts/build-kernel.sh" "$BUILD/src-bisect" "$BUILD/obj-bisect" \
 			"$TOP/config/guest.config" "$TOP/config/patched.config"; then
 		echo "PASS prefix $name: ${series[$n-1]}"
