@@ -19,6 +19,10 @@ export CCACHE_BASEDIR=$TOP
 cc="gcc"
 command -v ccache >/dev/null && cc="ccache gcc"
 kmake() { make -C "$src" O="$obj" CC="$cc" -j"$(nproc)" "$@"; }
+# The tree's Kconfig files, NUL-separated, in a stable order.
+kconfig_files() {
+	(cd "$src" && find . -path ./.git -prune -o -name 'Kconfig*' -type f -print0 | sort -z)
+}
 
 # Configure again when the fragments or the tree's Kconfig files change:
 # a patch that adds an option (a KUnit suite) must get it from the
@@ -28,9 +32,7 @@ for f in "$@"; do frags+=("$(realpath "$f")"); done
 stamp=$obj/config.stamp
 {
 	cat "${frags[@]}"
-	printf '# Kconfig files: %s\n' "$(cd "$src" &&
-		find . -path ./.git -prune -o -name 'Kconfig*' -type f -print0 |
-		sort -z | xargs -0 cat | md5sum)"
+	printf '# Kconfig files: %s\n' "$(kconfig_files | (cd "$src" && xargs -0 cat) | md5sum)"
 } >"$stamp.new"
 if ! cmp -s "$stamp.new" "$stamp" || [ ! -f "$obj/.config" ]; then
 	kmake tinyconfig
@@ -49,9 +51,9 @@ check_config() {
 	local line opt bad=0
 	local -A defined=()
 	if [ "${CONFIG_CHECK:-1}" = present ]; then
-		while read -r opt; do defined[$opt]=1; done < <(cd "$src" &&
-			find . -path ./.git -prune -o -name 'Kconfig*' -type f -print0 |
-			xargs -0 sed -n 's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p')
+		local re='s/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p'
+		while read -r opt; do defined[$opt]=1; done < <(kconfig_files |
+			(cd "$src" && xargs -0 sed -n "$re"))
 	fi
 	# A later fragment overrides an earlier one, as in merge_config.sh.
 	while IFS= read -r line; do
