@@ -13,7 +13,8 @@ fail=0
 for n in $(seq 1 ${#series[@]}); do
 	name="$n/${#series[@]}"
 	log=$LOGS/bisect-$n.log
-	if APPLY_SCRATCH=$BUILD/src-bisect-apply APPLY_DEST=$BUILD/src-bisect "$TOP/scripts/apply.sh" "$n" >"$log" 2>&1 &&
+	if APPLY_SCRATCH=$BUILD/src-bisect-apply APPLY_DEST=$BUILD/src-bisect \
+		"$TOP/scripts/apply.sh" "$n" >"$log" 2>&1 &&
 		step build "prefix $name" "$log.build" env CONFIG_CHECK=present \
 			"$TOP/scripts/build-kernel.sh" "$BUILD/src-bisect" "$BUILD/obj-bisect" \
 			"$TOP/config/guest.config" "$TOP/config/patched.config"; then

@@ -48,9 +48,13 @@ rm -f "$stamp.new"
 # of the series that lack some options, and sets CONFIG_CHECK=present:
 # options that no Kconfig file of the tree defines yet are skipped.
 check_config() {
-	local line opt bad=0
+	local line opt bad=0 mode=${CONFIG_CHECK:-all}
 	local -A defined=()
-	if [ "${CONFIG_CHECK:-1}" = present ]; then
+	case $mode in
+	all | present) ;;
+	*) die "CONFIG_CHECK=$mode: use all (the default) or present" ;;
+	esac
+	if [ "$mode" = present ]; then
 		local re='s/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p'
 		while read -r opt; do defined[$opt]=1; done < <(kconfig_files |
 			(cd "$src" && xargs -0 sed -n "$re"))
@@ -58,7 +62,7 @@ check_config() {
 	# A later fragment overrides an earlier one, as in merge_config.sh.
 	while IFS= read -r line; do
 		opt=${line%%=*}
-		if [ ${#defined[@]} -gt 0 ] && [ -z "${defined[$opt]:-}" ]; then
+		if [ "$mode" = present ] && [ -z "${defined[$opt]:-}" ]; then
 			echo "config: $opt is not in this tree yet, not checked"
 			continue
 		fi
@@ -77,7 +81,7 @@ check_config() {
 	done < <(cat "${frags[@]}" | grep '^CONFIG_' | tac | awk -F= '!seen[$1]++' | tac)
 	[ $bad -eq 0 ] || die "the merged .config lacks options the fragments ask for"
 }
-[ "${CONFIG_CHECK:-1}" = 0 ] || check_config
+check_config
 
 # objtool warnings do not fail a 6.12 build (OBJTOOL_WERROR came later),
 # but a series that adds any is not ready: fail on them here.
