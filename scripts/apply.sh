@@ -1,6 +1,8 @@
 #!/bin/bash
 # apply.sh [N]: apply the first N patches of patches/series (default: all)
 # to the base tree with git am, and check the result out in $SRC_PATCHED.
+# SERIES names another series file (absolute or relative to the top, e.g.
+# patches/seed/series); its patches are read from the file's directory.
 # The patches are applied in a scratch worktree; the build worktree then
 # moves to the new commit with git checkout, which rewrites only the files
 # that differ, so that an edit to one patch rebuilds only what it touches.
@@ -11,7 +13,10 @@ set -eu
 
 scratch=${APPLY_SCRATCH:-$BUILD/src-apply}
 [ -d "$SRC/.git" ] || die "no tree at $SRC (run 'make tree')"
-mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
+series_file=${SERIES:-$TOP/patches/series}
+[[ $series_file == /* ]] || series_file=$TOP/$series_file
+[ -f "$series_file" ] || die "no series file $series_file"
+mapfile -t series < <(grep -v '^\s*#' "$series_file" | grep .)
 n=${1:-${#series[@]}}
 [ "$n" -le ${#series[@]} ] || die "series has ${#series[@]} patches, asked for $n"
 
@@ -21,7 +26,7 @@ git am --abort >/dev/null 2>&1 || true
 git reset -q --hard base
 git clean -fdqx
 for p in "${series[@]:0:$n}"; do
-	git am -q --whitespace=nowarn "$TOP/patches/$p" ||
+	git am -q --whitespace=nowarn "$(dirname "$series_file")/$p" ||
 		{ git am --abort; die "patch $p does not apply"; }
 done
 head=$(git rev-parse HEAD)

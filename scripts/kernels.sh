@@ -1,6 +1,7 @@
 #!/bin/bash
-# kernels.sh [baseline] [patched]: unpack the tree, apply the series and
-# build the named guest kernels (default both), one progress line a step.
+# kernels.sh [baseline] [patched] [seed]: unpack the tree, apply the series
+# and build the named guest kernels (default baseline and patched), one
+# progress line a step. seed is the seed series alone (patches/seed/).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +19,14 @@ for k in $want; do
 		step build patched "$LOGS/build-patched.log" "$TOP/scripts/build-kernel.sh" \
 			"$SRC_PATCHED" "$BUILD/obj-patched" \
 			"$TOP/config/guest.config" "$TOP/config/patched.config" || rc=1 ;;
-	*) die "unknown kernel '$k' (baseline or patched)" ;;
+	seed)
+		step apply seed "$LOGS/apply-seed.log" env SERIES="$TOP/patches/seed/series" \
+			APPLY_DEST="$BUILD/src-seed" APPLY_SCRATCH="$BUILD/src-seed-apply" \
+			"$TOP/scripts/apply.sh" || { rc=1; continue; }
+		step build seed "$LOGS/build-seed.log" "$TOP/scripts/build-kernel.sh" \
+			"$BUILD/src-seed" "$BUILD/obj-seed" \
+			"$TOP/config/guest.config" "$TOP/config/seed.config" || rc=1 ;;
+	*) die "unknown kernel '$k' (baseline, patched or seed)" ;;
 	esac
 done
 exit $rc
