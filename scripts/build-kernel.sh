@@ -4,6 +4,9 @@
 # build bzImage. Fails if a fragment option did not make it into .config,
 # so that a typo or an unmet dependency cannot silently shrink the tests,
 # and on objtool warnings.
+# BASE_CONFIG=FILE starts from that .config (a distribution's, say)
+# instead of tinyconfig. ARCH (e.g. i386) is taken from the environment,
+# as kbuild does.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -31,11 +34,17 @@ frags=()
 for f in "$@"; do frags+=("$(realpath "$f")"); done
 stamp=$obj/config.stamp
 {
+	[ -z "${BASE_CONFIG:-}" ] || printf '# base config: %s\n' "$(md5sum <"$BASE_CONFIG")"
+	[ -z "${ARCH:-}" ] || printf '# ARCH=%s\n' "$ARCH"
 	cat "${frags[@]}"
 	printf '# Kconfig files: %s\n' "$(kconfig_files | (cd "$src" && xargs -0 cat) | md5sum)"
 } >"$stamp.new"
 if ! cmp -s "$stamp.new" "$stamp" || [ ! -f "$obj/.config" ]; then
-	kmake tinyconfig
+	if [ -n "${BASE_CONFIG:-}" ]; then
+		cp "$BASE_CONFIG" "$obj/.config"
+	else
+		kmake tinyconfig
+	fi
 	KCONFIG_CONFIG="$obj/.config" "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
 		"$obj/.config" "${frags[@]}"
 	kmake olddefconfig

@@ -1,40 +1,99 @@
 #!/bin/bash
-# matrix.sh: make matrix. Build the patched kernel without PREEMPT_DYNAMIC
-# as PREEMPT_NONE, PREEMPT_VOLUNTARY and PREEMPT (full), boot each and run
-# the test suite (KUnit, hugezero, faults, console scan). The dynamic
-# kernel is covered by make check.
+# matrix.sh: make matrix. Build the patched kernel
+#  - without PREEMPT_DYNAMIC as PREEMPT_NONE, PREEMPT_VOLUNTARY and PREEMPT
+#    (full), boot each and run the test suite (KUnit, hugezero, faults,
+#    console scan); the dynamic kernel is covered by make check;
+#  - build only, where the series' generic code matters: i386 with HIGHMEM
+#    (folio_zero_user()'s HIGHMEM path), x86-64 without THP and without
+#    hugetlbfs (folio_zero_user() exists with either);
+#  - with Debian's own 6.12 amd64 config, the kernel our users run: check
+#    that the series' options come up as expected, boot it under
+#    preempt=none|voluntary|full and run hugezero and faults (Debian's
+#    config has no KUnit).
+# One result file per configuration in results/matrix/. The tree, the
+# initramfs and the Debian config are matrix's own (build/src-matrix,
+# build/matrix/), so that it can run next to make check.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 out=$RESULTS/matrix
+src=$BUILD/src-matrix
+mdir=$BUILD/matrix
+cfg=$TOP/config
+export INITRD=$mdir/initramfs.cpio.gz	# for boot.sh
+debian_xz=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out" "$mdir"
 step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" || exit 1
 step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" || exit 1
-step apply patched "$LOGS/apply.log" "$TOP/scripts/apply.sh" || exit 1
-step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
-	"$BUILD/initramfs.cpio.gz" || exit 1
-for m in none voluntary full; do
-	obj=$BUILD/obj-matrix-$m
-	res=$out/$m.txt
-	if ! step build "matrix-$m" "$LOGS/build-matrix-$m.log" "$TOP/scripts/build-kernel.sh" \
-		"$SRC_PATCHED" "$obj" "$TOP/config/guest.config" "$TOP/config/patched.config" \
-		"$TOP/config/preempt-$m.config"; then
-		echo "FAIL matrix-$m: build" >"$res"
-		continue
+step apply matrix "$LOGS/apply-matrix.log" env APPLY_SCRATCH="$BUILD/src-matrix-apply" \
+	APPLY_DEST="$src" "$TOP/scripts/apply.sh" || exit 1
+step initramfs guest "$LOGS/initramfs-matrix.log" "$TOP/scripts/initramfs.sh" "$INITRD" || exit 1
+
+# build NAME FRAGMENT...: build the patched tree in obj-matrix-NAME and
+# write "PASS|FAIL matrix-NAME: builds" to NAME.txt. Environment
+# assignments before the call (ARCH, BASE_CONFIG) reach build-kernel.sh.
+build() {
+	local name=$1
+	shift
+	if step build "matrix-$name" "$LOGS/build-matrix-$name.log" \
+		"$TOP/scripts/build-kernel.sh" "$src" "$BUILD/obj-matrix-$name" "$@"; then
+		echo "PASS matrix-$name: builds" >"$out/$name.txt"
+	else
+		echo "FAIL matrix-$name: builds" >"$out/$name.txt"
+		return 1
 	fi
-	# preempt= is ignored without PREEMPT_DYNAMIC; the model is built in.
-	step boot "matrix-$m" "$out/$m.boot.log" "$TOP/scripts/boot.sh" \
-		"$obj/arch/x86/boot/bzImage" "$m" hugezero,faults "$out/$m.console.log" \
-		"${BOOT_TIMEOUT:-600}" || echo "FAIL matrix-$m: boot" >"$res"
-	"$TOP/scripts/scan-console.sh" "$out/$m.console.log" "matrix-$m" \
-		x86_clear_pages x86_clear_huge_page >>"$res"
+}
+
+# boot NAME PREEMPT RESULT [KUNIT_SUITE...]: boot obj-matrix-NAME with
+# preempt=PREEMPT, run hugezero and faults, scan the console into RESULT.txt.
+boot() {
+	local img=$BUILD/obj-matrix-$1/arch/x86/boot/bzImage m=$2 r=$3
+	shift 3
+	step boot "matrix-$r" "$out/$r.boot.log" "$TOP/scripts/boot.sh" "$img" "$m" \
+		hugezero,faults "$out/$r.console.log" "${BOOT_TIMEOUT:-600}" ||
+		echo "FAIL matrix-$r: boot" >>"$out/$r.txt"
+	"$TOP/scripts/scan-console.sh" "$out/$r.console.log" "matrix-$r" "$@" >>"$out/$r.txt"
+}
+
+# preempt= is ignored without PREEMPT_DYNAMIC; the model is built in.
+for m in none voluntary full; do
+	build "$m" "$cfg/guest.config" "$cfg/patched.config" "$cfg/preempt-$m.config" &&
+		boot "$m" "$m" "$m" x86_clear_pages folio_zero_user
 done
+
+ARCH=i386 build i386-highmem "$cfg/guest.config" "$cfg/patched.config" \
+	"$cfg/matrix-i386-highmem.config"
+for v in nothp nohugetlbfs; do
+	build "$v" "$cfg/guest.config" "$cfg/patched.config" "$cfg/matrix-$v.config"
+done
+
+# Debian's config as shipped, plus what building it here needs (see the
+# fragment); the series' options must come up with their defaults.
+xz -dc "$debian_xz" >"$mdir/debian-amd64.config" ||
+	echo "FAIL matrix-debian: no Debian config ($debian_xz)" >"$out/debian.txt"
+if [ ! -s "$out/debian.txt" ] &&
+	BASE_CONFIG=$mdir/debian-amd64.config build debian "$cfg/matrix-debian.config"; then
+	for opt in PREEMPT_DYNAMIC=y PREEMPT_VOLUNTARY=y TRANSPARENT_HUGEPAGE_ALWAYS=y \
+		PREEMPT_RESCHED_RANGES=y; do
+		if grep -qx "CONFIG_$opt" "$BUILD/obj-matrix-debian/.config"; then
+			echo "PASS matrix-debian: CONFIG_$opt"
+		else
+			echo "FAIL matrix-debian: CONFIG_$opt, got: $(grep "CONFIG_${opt%=*}[= ]" \
+				"$BUILD/obj-matrix-debian/.config")"
+		fi
+	done >>"$out/debian.txt"
+	for m in none voluntary full; do
+		boot debian "$m" "debian-$m"
+	done
+fi
+
 cat "$out"/*.txt >"$out/all.txt"
 grep '^FAIL' "$out/all.txt"
-for m in none voluntary full; do
-	printf '%-16s %3s passed %3s failed\n' "matrix-$m" \
-		"$(grep -c '^PASS' "$out/$m.txt")" "$(grep -c '^FAIL' "$out/$m.txt")"
+for f in "$out"/*.txt; do
+	[ "$f" != "$out/all.txt" ] || continue
+	printf '%-22s %3s passed %3s failed %3s skipped\n' "matrix-$(basename "$f" .txt)" \
+		"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
 done
 echo "$(grep -c '^PASS' "$out/all.txt") passed, $(grep -c '^FAIL' "$out/all.txt") failed, $(grep -c '^SKIP' "$out/all.txt") skipped"
 ! grep -q '^FAIL' "$out/all.txt"
