@@ -2,9 +2,9 @@
 # faultbench.sh: run faultbench for 2 MiB and 1 GiB pages under every
 # clearing strategy the kernel offers (the evaluation knob of the patched
 # kernel; "mainline" on the baseline). Prints TAP and FAULTBENCH lines.
-knobs=/sys/kernel/debug/x86/clear_huge_page
+knobs=/sys/kernel/debug/clear_huge_page
 if [ -d "$knobs" ]; then
-	strategies="default generic multi chunked nt"
+	strategies="default units cached nt"
 else
 	strategies="mainline"
 fi

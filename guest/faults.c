@@ -7,7 +7,7 @@
  *     must go back to the pool, and the next 1 GiB fault must be all zero.
  *  2. An exhausted hugetlb pool: touching a MAP_NORESERVE page beyond it
  *     raises SIGBUS, as in mainline.
- *  3. Invalid writes to /sys/kernel/debug/x86/clear_huge_page/{strategy,
+ *  3. Invalid writes to /sys/kernel/debug/clear_huge_page/{strategy,
  *     guard} fail with EINVAL and change nothing (skipped where the files
  *     do not exist: the baseline kernel).
  */
@@ -32,7 +32,7 @@
 #define SZ_1G		(1UL << 30)
 #define HP_1G "/sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages"
 #define HP_2M "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages"
-#define KNOBS "/sys/kernel/debug/x86/clear_huge_page/"
+#define KNOBS "/sys/kernel/debug/clear_huge_page/"
 
 static long read_long(const char *path)
 {
@@ -192,7 +192,7 @@ static void test_bad_writes(const char *file, const char * const *bad, int nbad)
 }
 
 static const char * const bad_strategy[] = {
-	"", "bogus", "defaultx", "nt nt", "generic\n\n", "0123456789abcdef",
+	"", "bogus", "defaultx", "nt nt", "units\n\n", "chunked", "0123456789abcdef",
 };
 static const char * const bad_guard[] = { "2", "maybe", "-1", "", "yes", "on", "0 1" };
 

@@ -1,13 +1,20 @@
 #!/bin/sh
 # latency.sh: scheduling latency on a CPU that is zeroing 1 GiB pages.
 # cyclictest (SCHED_FIFO 99) and faulter (1 GiB hugetlb faults in a loop)
-# share CPU 0, for $latency_dur seconds per variant. On the patched kernel
-# the variants are switched with the evaluation knobs; on the baseline
-# there is one, mainline. Prints TAP, and one LATENCY line per variant.
+# share CPU 0, for $latency_dur seconds per variant. The host names the
+# variants in latency_variants= (default: guarded unguarded units where the
+# evaluation knobs exist, else mainline): guarded, unguarded and units are
+# set with the knobs, any other name (mainline, tif, default) runs the
+# kernel as it boots. A name ending in "+switch" also switches the
+# preemption model between none and full every 200 ms from CPU 1 while it
+# runs (a clear that reads the model once would then run unpreemptible).
+# Prints TAP, and one LATENCY line per variant.
 dur=${latency_dur:-20}
-knobs=/sys/kernel/debug/x86/clear_huge_page
-if [ -d "$knobs" ]; then
-	variants="guarded unguarded chunked"
+knobs=/sys/kernel/debug/clear_huge_page
+if [ -n "${latency_variants:-}" ]; then
+	variants=$(echo "$latency_variants" | tr ',' ' ')
+elif [ -d "$knobs" ]; then
+	variants="guarded unguarded units"
 else
 	variants="mainline"
 fi
@@ -17,11 +24,20 @@ echo "1..$#"
 i=0
 for v in $variants; do
 	i=$((i + 1))
-	case $v in
+	case ${v%+switch} in
 	guarded)   echo default >$knobs/strategy && echo 1 >$knobs/guard ;;
 	unguarded) echo default >$knobs/strategy && echo 0 >$knobs/guard ;;
-	chunked)   echo chunked >$knobs/strategy && echo 1 >$knobs/guard ;;
+	units)     echo units >$knobs/strategy && echo 1 >$knobs/guard ;;
 	esac || { echo "not ok $i $v: cannot set the knobs"; continue; }
+	spid=""
+	if [ "${v%+switch}" != "$v" ]; then
+		model=$(sed -n 's/.*(\(.*\)).*/\1/p' /sys/kernel/debug/sched/preempt)
+		taskset -c 1 sh -c 'while :; do
+			echo none >/sys/kernel/debug/sched/preempt; usleep 200000
+			echo full >/sys/kernel/debug/sched/preempt; usleep 200000
+		done' &
+		spid=$!
+	fi
 	faulter -c 0 -s 1G -t $((dur + 30)) >/tmp/faulter.out 2>&1 &
 	fpid=$!
 	sleep 1
@@ -30,6 +46,11 @@ for v in $variants; do
 	kill "$fpid" 2>/dev/null
 	wait "$fpid"
 	frc=$?
+	if [ -n "$spid" ]; then
+		kill "$spid"
+		wait "$spid" 2>/dev/null
+		echo "$model" >/sys/kernel/debug/sched/preempt
+	fi
 	cat /tmp/faulter.out
 	line=$(latstat "$v" </tmp/cyc.txt)
 	echo "$line"

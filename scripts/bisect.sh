@@ -1,28 +1,104 @@
 #!/bin/bash
-# bisect.sh: prove that every prefix of patches/series builds (with
-# CONFIG_WERROR, the KUnit suites that exist at that point, and the same
-# small config as the test kernels; every fragment option that the tree
-# defines at that prefix must be set). One progress line per prefix.
+# bisect.sh: make bisect. Proves that every prefix of patches/series is
+# safe, not only buildable:
+#  1. every prefix builds (CONFIG_WERROR, no objtool warning, the KUnit
+#     suites that exist at that point; every fragment option that the
+#     tree defines at that prefix must be set);
+#  2. the bound: the whole series boots under preempt=none and measures
+#     the scheduling latency while 1 GiB pages fault, cleared in 32 MiB
+#     units with cond_resched() (strategy "units"); the bound is twice its
+#     maximum. The same boot clears them in one unguarded extent (guard=0),
+#     which must exceed the bound: the test can fail;
+#  3. every prefix whose patch changes how huge pages are cleared boots
+#     under preempt=none with hugezero and the same latency test, as it
+#     comes (no knobs), and its maximum must stay within the bound.
+# One progress line per step; PASS/FAIL lines; exits non-zero on failure.
 set -u
 . "$(dirname "$0")/lib.sh"
 
+dur=${LATENCY_DUR:-10}
+out=$RESULTS/bisect
+rm -rf "$out"
+mkdir -p "$out" "$BUILD/bisect"
+t0=$(date +%s)
 step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" || exit 1
 step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" || exit 1
+# Its own initramfs, so that make check can run beside it.
+export INITRD=$BUILD/bisect/initramfs.cpio.gz
+step initramfs guest "$LOGS/bisect-initramfs.log" "$TOP/scripts/initramfs.sh" "$INITRD" || exit 1
 mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
-fail=0
-for n in $(seq 1 ${#series[@]}); do
-	name="$n/${#series[@]}"
+N=${#series[@]}
+# Files through which a patch changes how huge pages are cleared.
+clearing='mm/memory.c|arch/x86/lib/clear_page_64.S|arch/x86/include/asm/page_64.h|kernel/entry/common.c|arch/x86/mm/clear_pages.c'
+
+res() { echo "$1 $2" | tee -a "$out/all.txt"; }
+
+# 1. Build every prefix; keep the images of those that will boot.
+boot=()
+for n in $(seq 1 "$N"); do
+	p=${series[$n-1]}
 	log=$LOGS/bisect-$n.log
 	if APPLY_SCRATCH=$BUILD/src-bisect-apply APPLY_DEST=$BUILD/src-bisect \
 		"$TOP/scripts/apply.sh" "$n" >"$log" 2>&1 &&
-		step build "prefix $name" "$log.build" env CONFIG_CHECK=present \
+		step build "prefix $n/$N" "$log.build" env CONFIG_CHECK=present \
 			"$TOP/scripts/build-kernel.sh" "$BUILD/src-bisect" "$BUILD/obj-bisect" \
 			"$TOP/config/guest.config" "$TOP/config/patched.config"; then
-		echo "PASS prefix $name: ${series[$n-1]}"
+		res PASS "prefix $n/$N builds: $p"
+		if grep -Eq "^diff --git a/($clearing) " "$TOP/patches/$p" || [ "$n" = "$N" ]; then
+			cp "$BUILD/obj-bisect/arch/x86/boot/bzImage" "$BUILD/bisect/$n.bzImage"
+			boot+=("$n")
+		fi
 	else
-		echo "FAIL prefix $name: ${series[$n-1]} (logs: $log $log.build)"
-		fail=$((fail + 1))
+		res FAIL "prefix $n/$N does not build: $p (logs: $log $log.build)"
 	fi
 done
-echo "$((${#series[@]} - fail)) passed, $fail failed"
-[ $fail -eq 0 ]
+
+# latency N VARIANTS RUN: boot prefix N under preempt=none; print the
+# "variant max_us" pairs it measured.
+latency() {
+	local n=$1 variants=$2 run=$3 log=$out/$1-$2.console.log
+	step boot "prefix $n/$N $variants" "$out/$n-$variants.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/bisect/$n.bzImage" none "$run" "$log" $((dur * 4 + 300)) \
+		"latency_dur=$dur latency_variants=$variants" >&2 || return 1
+	"$TOP/scripts/scan-console.sh" "$log" "prefix $n/$N" >>"$out/all.txt" || return 1
+	sed 's/\r$//' "$log" | awk '/^LATENCY / && /max_us=/ {
+		split($3, kv, "="); print $2, kv[2] }'
+}
+
+# 2. The bound, from the whole series.
+bound=""
+if [ -f "$BUILD/bisect/$N.bzImage" ]; then
+	m=$(latency "$N" units,unguarded latency.sh)
+	units=$(echo "$m" | awk '$1 == "units" {print $2}')
+	unguarded=$(echo "$m" | awk '$1 == "unguarded" {print $2}')
+	if [ -n "$units" ] && [ -n "$unguarded" ]; then
+		bound=$((2 * units))
+		res PASS "bound: 2 x ${units} us (32 MiB units, cond_resched()) = $bound us"
+		if [ "$unguarded" -gt "$bound" ]; then
+			res PASS "control: one unguarded 1 GiB extent exceeds the bound ($unguarded us)"
+		else
+			res FAIL "control: one unguarded 1 GiB extent stays within the bound ($unguarded us): the test cannot fail here"
+		fi
+	else
+		res FAIL "bound: not measured (see $out/$N-units,unguarded.console.log)"
+	fi
+fi
+
+# 3. Every prefix that changes clearing, as it comes.
+for n in "${boot[@]}"; do
+	[ -n "$bound" ] || break
+	max=$(latency "$n" default hugezero,latency.sh | awk '{print $2}')
+	if [ -z "$max" ]; then
+		res FAIL "prefix $n/$N: no latency measured (see $out/$n-default.console.log)"
+	elif [ "$max" -le "$bound" ]; then
+		res PASS "prefix $n/$N: max latency $max us <= $bound us under none"
+	else
+		res FAIL "prefix $n/$N: max latency $max us > $bound us under none: ${series[$n-1]}"
+	fi
+done
+
+pass=$(grep -c '^PASS' "$out/all.txt")
+fail=$(grep -c '^FAIL' "$out/all.txt")
+echo "results: $out/all.txt, $(($(date +%s) - t0))s"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,6 +1,6 @@
 #!/bin/bash
-# check.sh: the test suite (make check). Builds the baseline and patched
-# kernels, runs checkpatch on the series, boots each kernel under
+# check.sh: the test suite (make check). Builds the baseline, patched and
+# seed kernels, runs checkpatch on both series, boots each kernel under
 # preempt=none, voluntary and full, runs the KUnit suites and the guest
 # tests, scans every console for splats, prints a table and ends with
 # "N passed, N failed, N skipped". Exits non-zero on any failure.
@@ -13,19 +13,29 @@ mkdir -p "$out"
 t0=$(date +%s)
 rc=0
 
+kernels="baseline patched seed"
 built=""
-for k in baseline patched; do
+for k in $kernels; do
 	if "$TOP/scripts/kernels.sh" $k; then
 		built="$built $k"
 	else
 		echo "FAIL $k: kernel build (see the log above)" >"$out/$k-build.txt"
 	fi
 done
-if step checkpatch series "$LOGS/checkpatch.log" "$TOP/scripts/checkpatch.sh"; then
-	echo "PASS series: checkpatch --strict" >"$out/series.txt"
-else
-	sed 's/^/FAIL series: checkpatch: /' "$LOGS/checkpatch.log" >"$out/series.txt"
-fi
+# Both series: checkpatch --strict, and every file the series adds has a
+# maintainer in the tree it is applied to.
+for s in patches seed; do
+	case $s in
+	patches) sf=$TOP/patches/series tree=$SRC_PATCHED k=patched ;;
+	seed) sf=$TOP/patches/seed/series tree=$BUILD/src-seed k=seed ;;
+	esac
+	[[ " $built " == *" $k "* ]] || tree=""
+	if step checkpatch "$s" "$LOGS/checkpatch-$s.log" "$TOP/scripts/checkpatch.sh" "$sf" $tree; then
+		echo "PASS $s: $(tail -n 1 "$LOGS/checkpatch-$s.log")" >"$out/series-$s.txt"
+	else
+		sed "s/^/FAIL $s: checkpatch: /" "$LOGS/checkpatch-$s.log" >"$out/series-$s.txt"
+	fi
+done
 if ! step build mm-selftests "$LOGS/mm-selftests.log" "$TOP/scripts/mm-selftests.sh" \
 	"$BUILD/mm-selftests/bin"; then
 	echo "FAIL mm selftests: build" >"$out/mm-selftests-build.txt"
@@ -35,8 +45,8 @@ step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
 	"$BUILD/initramfs.cpio.gz" || rc=1
 
 # The series' KUnit suites must run on the patched kernel.
-suites_patched="x86_clear_pages x86_clear_huge_page resched_ranges"
-for k in baseline patched; do
+suites_patched="x86_clear_pages folio_zero_user resched_ranges"
+for k in $kernels; do
 	img=$BUILD/obj-$k/arch/x86/boot/bzImage
 	suites=""
 	[ $k = patched ] && suites=$suites_patched
@@ -79,30 +89,51 @@ if [ -f "$out/baseline-mm.txt" ] && [ -f "$out/patched-mm.txt" ]; then
 	fi
 fi
 
-# A bad boot parameter is reported and changes nothing: the patched
-# kernel must print its complaint and then the same choice as a clean boot.
+# Bad boot parameters are reported and change nothing: the patched kernel
+# must print its complaints and then the same choices as a clean boot.
 res=$out/patched-badparam.txt
 log=$out/patched-badparam.console.log
 if [[ " $built " == *" patched "* ]] &&
 	step boot patched/badparam "$out/patched-badparam.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-patched/arch/x86/boot/bzImage" none faults "$log" \
-		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=12Q"; then
+		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=12Q resched_ranges=on"; then
 	"$TOP/scripts/scan-console.sh" "$log" patched/badparam >"$res"
-	want=$(grep -a -m1 '^clear_huge_page: .* over\|^clear_huge_page: cached' \
-		"$out/patched-none.console.log" | tr -d '\r')
-	got=$(grep -a -m1 '^clear_huge_page: .* over\|^clear_huge_page: cached' "$log" | tr -d '\r')
-	if grep -aq 'clear_nt_threshold=12Q is not a size' "$log"; then
-		echo "PASS patched/badparam: clear_nt_threshold=12Q rejected with a message" >>"$res"
-	else
-		echo "FAIL patched/badparam: no message for clear_nt_threshold=12Q" >>"$res"
-	fi
-	if [ -n "$want" ] && [ "$want" = "$got" ]; then
-		echo "PASS patched/badparam: default kept ($got)" >>"$res"
-	else
-		echo "FAIL patched/badparam: default not kept: '$got', clean boot '$want'" >>"$res"
-	fi
+	for bad in 'clear_nt_threshold=12Q is not a size' 'resched_ranges=on: only "off" is accepted'; do
+		if grep -aqF "$bad" "$log"; then
+			echo "PASS patched/badparam: refused with a message: $bad" >>"$res"
+		else
+			echo "FAIL patched/badparam: no message '$bad'" >>"$res"
+		fi
+	done
+	for choice in '^clear_pages: ' '^resched_ranges: [0-9]* ranges'; do
+		want=$(grep -a -m1 "$choice" "$out/patched-none.console.log" | tr -d '\r')
+		got=$(grep -a -m1 "$choice" "$log" | tr -d '\r')
+		if [ -n "$want" ] && [ "$want" = "$got" ]; then
+			echo "PASS patched/badparam: default kept ($got)" >>"$res"
+		else
+			echo "FAIL patched/badparam: default not kept: '$got', clean boot '$want'" >>"$res"
+		fi
+	done
 else
 	echo "FAIL patched/badparam: not booted" >"$res"
+fi
+
+# resched_ranges=off: the table is not used, huge pages are cleared in
+# units, and the KUnit cases that need the table say why they skip.
+res=$out/patched-ranges-off.txt
+log=$out/patched-ranges-off.console.log
+if [[ " $built " == *" patched "* ]] &&
+	step boot patched/ranges-off "$out/patched-ranges-off.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults "$log" \
+		"${BOOT_TIMEOUT:-600}" "resched_ranges=off"; then
+	"$TOP/scripts/scan-console.sh" "$log" patched/ranges-off $suites_patched >"$res"
+	if grep -aq '^resched_ranges: off' "$log" && ! grep -aq '^resched_ranges: [0-9]* ranges' "$log"; then
+		echo "PASS patched/ranges-off: the table is not in use" >>"$res"
+	else
+		echo "FAIL patched/ranges-off: resched_ranges=off did not turn the table off" >>"$res"
+	fi
+else
+	echo "FAIL patched/ranges-off: not booted" >"$res"
 fi
 
 echo

@@ -13,7 +13,8 @@ busybox=$(command -v busybox || true)
 ksft=$SRC/tools/testing/selftests
 [ -f "$ksft/kselftest.h" ] || die "no kselftest.h in $ksft (run 'make tree')"
 
-stage=$BUILD/initramfs
+# A staging directory per output, so that two targets can build side by side.
+stage=${out%.cpio.gz}.stage
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,tests}
 cp "$busybox" "$stage/bin/busybox"

@@ -21,5 +21,8 @@ git config user.name harness
 git config user.email harness@localhost
 git config gc.auto 0
 git add -A -f  # Debian's .gitignore ignores the whole top level
-git commit -q -m "Debian linux-source-6.12 ($(basename "$tarball"))"
+# Fixed dates, so that the same tarball gives the same commit everywhere
+# and the cover letter's base-commit names it.
+GIT_AUTHOR_DATE=1970-01-01T00:00:00Z GIT_COMMITTER_DATE=1970-01-01T00:00:00Z \
+	git commit -q -m "Debian linux-source-6.12 ($(basename "$tarball"))"
 git tag base
