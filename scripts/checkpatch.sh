@@ -8,6 +8,10 @@
 # adds a file. Instead of that question (FILE_PATH_CHANGES), when TREE (the
 # series applied) is given, every file the series adds must have a
 # maintainer in TREE's MAINTAINERS other than the catch-all list.
+#
+# A series may list problems it keeps on purpose in checkpatch-known next
+# to its series file, one exact checkpatch line each, with a # comment
+# that says why: those are printed as known and do not fail.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -30,9 +34,16 @@ if [ -n "$tree" ]; then
 		[ -n "$m" ] || out+="${out:+$'\n'}$f: added, but no MAINTAINERS entry covers it"
 	done
 fi
+kept=""
+known=$(dirname "$series_file")/checkpatch-known
+if [ -n "$out" ] && [ -f "$known" ]; then
+	kept=$(echo "$out" | grep -Fx -f <(grep -v '^#' "$known" | grep .) || true)
+	[ -z "$kept" ] || echo "$kept" | sed 's/^/known (see checkpatch-known): /'
+	out=$(echo "$out" | grep -Fxv -f <(grep -v '^#' "$known" | grep .) || true)
+fi
 if [ -n "$out" ]; then
 	echo "$out"
 	echo "checkpatch: $(echo "$out" | wc -l) problem(s) in ${#series[@]} patches"
 	exit 1
 fi
-echo "checkpatch --strict: ${#series[@]} patches clean${tree:+, every added file has a maintainer}"
+echo "checkpatch --strict: ${#series[@]} patches clean${kept:+ but for $(echo "$kept" | wc -l) known}${tree:+, every added file has a maintainer}"

@@ -75,11 +75,11 @@ xz -dc "$debian_xz" >"$mdir/debian-amd64.config" ||
 if [ ! -s "$out/debian.txt" ] &&
 	BASE_CONFIG=$mdir/debian-amd64.config build debian "$cfg/matrix-debian.config"; then
 	for opt in PREEMPT_DYNAMIC=y PREEMPT_VOLUNTARY=y TRANSPARENT_HUGEPAGE_ALWAYS=y \
-		PREEMPT_RESCHED_RANGES=y; do
-		if grep -qx "CONFIG_$opt" "$BUILD/obj-matrix-debian/.config"; then
+		PREEMPT_RESCHED_RANGES=y 'FOLIO_ZERO_USER_DEBUGFS is not set'; do
+		if grep -qx "CONFIG_$opt\|# CONFIG_$opt" "$BUILD/obj-matrix-debian/.config"; then
 			echo "PASS matrix-debian: CONFIG_$opt"
 		else
-			echo "FAIL matrix-debian: CONFIG_$opt, got: $(grep "CONFIG_${opt%=*}[= ]" \
+			echo "FAIL matrix-debian: CONFIG_$opt, got: $(grep "CONFIG_${opt%%[= ]*}[= ]" \
 				"$BUILD/obj-matrix-debian/.config")"
 		fi
 	done >>"$out/debian.txt"
