@@ -8,6 +8,7 @@ pkgs=(
 	linux-source-6.12			# the tree
 	linux-config-6.12			# Debian's own configs (make matrix)
 	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git ccache file
+	rsync					# make headers_install (mm selftests)
 	python3 python3-ply python3-git	# checkpatch's spdxcheck.py
 	qemu-system-x86 busybox-static		# the guest
 	rt-tests stress-ng			# latency and torture workloads
