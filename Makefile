@@ -9,7 +9,7 @@
 #   make bisect      build every prefix of patches/series
 #   make checkpatch  scripts/checkpatch.pl --strict on the series
 #   make kernels     just build the baseline and patched guest kernels
-#   make clean       remove $(BUILD)
+#   make clean       remove $(BUILD) and bench/build
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -50,3 +50,4 @@ tree: deps
 
 clean:
 	rm -rf $(BUILD)
+	$(MAKE) -C bench clean
