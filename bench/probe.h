@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What clearbench needs to know about the host CPU: /proc/cpuinfo (read
+ * once, the first CPU's entry), CPUID features, and the LLC in sysfs.
+ */
+#ifndef CLEARBENCH_PROBE_H
+#define CLEARBENCH_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cpu_info {
+	bool cpuinfo;		/* /proc/cpuinfo could be read */
+	char vendor[64];	/* vendor_id, "" if none */
+	char model[128];	/* model name, "unknown" if none */
+	bool erms, fsrm;	/* in the flags line */
+	bool avx512f, avx2, sse2;	/* CPUID, as the compiler sees it */
+};
+
+/* The host CPU, probed on the first call. */
+const struct cpu_info *cpu_info(void);
+
+/* Can this CPU run code built for @feature ("avx512f", "avx2", "sse2")? */
+bool cpu_has(const char *feature);
+
+/*
+ * The kernel's default bypasses the cache only on Intel
+ * (clear_nt_default_threshold() in arch/x86/mm/clear_pages.c).
+ */
+bool cpu_is_intel(void);
+
+/*
+ * Per-core share of the last level cache of @cpu, with where the figure
+ * comes from in @src; 1 MiB if sysfs has no cache sizes.
+ */
+size_t llc_share(int cpu, char *src, size_t srclen);
+
+#endif

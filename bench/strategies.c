@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The strategies clearbench measures: the kernel's clearing policy, copied
+ * by hand from Linux 6.12's folio_zero_user() and from the multi-page
+ * clearing series (mm/memory.c, arch/x86/mm/clear_pages.c), driving the
+ * tree's own clear_pages_*(). The table at the bottom names them and says
+ * in one line what each does; -S help prints it.
+ *
+ * Each strategy clears a huge page backed buffer, seen as a sequence of
+ * 2 MiB or 1 GiB pages, each with its own fault subpage drawn from a
+ * fixed-seed PRNG.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clear_pages.h"
+#include "clearbench.h"
+#include "loops.h"
+#include "probe.h"
+#include "report.h"
+#include "strategies.h"
+
+#define CHUNK			(32UL << 20)
+#define SEED			0xc1ea4b16e5eedUL
+
+#ifdef HAVE_CLEAR_PAGES_NT
+#define nt_clear	clear_pages_nt
+const char nt_source[] = "clear_pages_nt() from the tree";
+#else
+#define nt_clear	movnti_clear
+const char nt_source[] =
+	"clearbench's own MOVNTI loop (the tree has no clear_pages_nt)";
+#endif
+
+/* ---- the context ---- */
+
+static uint64_t xorshift64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static unsigned long *fault_indices(unsigned long nr_huge, unsigned long nr_sub)
+{
+	unsigned long *f = calloc(nr_huge, sizeof(*f));
+	uint64_t s = SEED;
+	unsigned long k;
+
+	if (!f) {
+		perror("clearbench: calloc");
+		exit(1);
+	}
+	for (k = 0; k < nr_huge; k++)
+		f[k] = xorshift64(&s) % nr_sub;
+	return f;
+}
+
+bool ctx_setup(struct ctx *c, const struct opts *o, int pi)
+{
+	size_t page = page_sizes[pi];
+	size_t size = o->size / page * page;
+
+	if (!size) {
+		note("%s pages: skipped, the buffer (-s %zu MiB) is smaller than one page\n",
+		     page_name(page), o->size >> 20);
+		return false;
+	}
+	if (size != o->size)
+		note("%s pages: using %zu MiB of the %zu MiB buffer (whole pages)\n",
+		     page_name(page), size >> 20, o->size >> 20);
+	memset(c, 0, sizeof(*c));
+	c->size = size;
+	c->page = page;
+	c->nr_huge = size / page;
+	c->nr_sub = page / SZ_4K;
+	c->fault = fault_indices(c->nr_huge, c->nr_sub);
+	c->nt_thresh = o->nt_thresh;
+	c->large = large_method(NULL);
+	return true;
+}
+
+/* ---- orders ---- */
+
+unsigned int huge_regions(unsigned long nr, unsigned long f, struct region r[3])
+{
+	unsigned long nb_start, nb_end;
+	unsigned int n = 0;
+
+	if (f > nr - 1)
+		f = nr - 1;
+	nb_start = f > NEIGHBOURHOOD ? f - NEIGHBOURHOOD : 0;
+	nb_end = f + NEIGHBOURHOOD + 1 < nr ? f + NEIGHBOURHOOD + 1 : nr;
+	if (nb_start > 0)
+		r[n++] = (struct region){ 0, nb_start };
+	if (nb_end < nr)
+		r[n++] = (struct region){ nb_end, nr };
+	r[n++] = (struct region){ nb_start, nb_end };
+	return n;
+}
+
+/* ---- the strategies ---- */
+
+/*
+ * How the kernel's default bypasses the cache above the threshold. Only
+ * on Intel (see cpu_is_intel()): elsewhere the threshold is off.
+ */
+clear_fn large_method(const char **name)
+{
+	if (name)
+		*name = "clear_pages_nt (MOVNTI)";
+	return nt_clear;
+}
+
+static char *huge_page(const struct ctx *c, unsigned long k)
+{
+	return c->buf + k * c->page;
+}
+
+static bool gigantic(const struct ctx *c)
+{
+	return c->nr_sub > MAX_ORDER_NR_PAGES;
+}
+
+static void clear_subpage(void *arg, unsigned long idx)
+{
+	clear_pages_erms((char *)arg + idx * SZ_4K, SZ_4K);
+}
+
+static void clear_mainline(const struct ctx *c)
+{
+	unsigned long k;
+
+	for (k = 0; k < c->nr_huge; k++)
+		mainline_order(c->nr_sub, c->fault[k], clear_subpage,
+			       huge_page(c, k));
+}
+
+static void clear_extent(clear_fn fn, char *page, struct region r)
+{
+	fn(page + r.start * SZ_4K, (r.end - r.start) * SZ_4K);
+}
+
+static void clear_multi(const struct ctx *c)
+{
+	struct region r[3];
+	unsigned long k;
+	unsigned int i, n;
+
+	for (k = 0; k < c->nr_huge; k++) {
+		if (gigantic(c)) {
+			clear_pages_erms(huge_page(c, k), c->page);
+			continue;
+		}
+		n = huge_regions(c->nr_sub, c->fault[k], r);
+		for (i = 0; i < n; i++)
+			clear_extent(clear_pages_erms, huge_page(c, k), r[i]);
+	}
+}
+
+static void clear_in_chunks(char *addr, size_t len)
+{
+	size_t off, n;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off < CHUNK ? len - off : CHUNK;
+		clear_pages_erms(addr + off, n);
+	}
+}
+
+static void clear_chunked(const struct ctx *c)
+{
+	struct region r[3];
+	unsigned long k;
+	unsigned int i, n;
+	char *page;
+
+	for (k = 0; k < c->nr_huge; k++) {
+		page = huge_page(c, k);
+		if (gigantic(c)) {
+			clear_in_chunks(page, c->page);
+			continue;
+		}
+		n = huge_regions(c->nr_sub, c->fault[k], r);
+		for (i = 0; i < n; i++)
+			clear_in_chunks(page + r[i].start * SZ_4K,
+					(r[i].end - r[i].start) * SZ_4K);
+	}
+}
+
+/* The kernel's rule: bypass the cache for regions over the threshold. */
+static clear_fn nt_or_erms(const struct ctx *c, size_t len)
+{
+	return len > c->nt_thresh ? c->large : clear_pages_erms;
+}
+
+static void clear_nt(const struct ctx *c)
+{
+	struct region r[3];
+	unsigned long k;
+	unsigned int i, n;
+
+	for (k = 0; k < c->nr_huge; k++) {
+		if (gigantic(c)) {
+			nt_or_erms(c, c->page)(huge_page(c, k), c->page);
+			continue;
+		}
+		n = huge_regions(c->nr_sub, c->fault[k], r);
+		/* All but the last (the neighbourhood) may go around the cache. */
+		for (i = 0; i + 1 < n; i++)
+			clear_extent(nt_or_erms(c, (r[i].end - r[i].start) * SZ_4K),
+				     huge_page(c, k), r[i]);
+		clear_extent(clear_pages_erms, huge_page(c, k), r[n - 1]);
+	}
+}
+
+/* The kernel's "nt" strategy: every region but the neighbourhood bypasses. */
+static void clear_nt_all(const struct ctx *c)
+{
+	struct ctx all = *c;
+
+	all.nt_thresh = 0;
+	all.large = nt_clear;
+	clear_nt(&all);
+}
+
+static void clear_each_page(const struct ctx *c, clear_fn fn)
+{
+	unsigned long k;
+
+	for (k = 0; k < c->nr_huge; k++)
+		fn(huge_page(c, k), c->page);
+}
+
+static void limit_avx512(const struct ctx *c)
+{
+	clear_each_page(c, avx512_nt_clear);
+}
+
+static void limit_avx2(const struct ctx *c)
+{
+	clear_each_page(c, avx2_nt_clear);
+}
+
+static void limit_movnti(const struct ctx *c)
+{
+	clear_each_page(c, movnti_clear);
+}
+
+static void limit_avx512_store(const struct ctx *c)
+{
+	clear_each_page(c, avx512_clear);
+}
+
+static void limit_avx2_store(const struct ctx *c)
+{
+	clear_each_page(c, avx2_clear);
+}
+
+static void clear_rep(const struct ctx *c)
+{
+	clear_each_page(c, clear_pages_rep);
+}
+
+static void clear_orig(const struct ctx *c)
+{
+	clear_each_page(c, clear_pages_orig);
+}
+
+/* ---- the table ---- */
+
+const struct strategy strategies[NR_STRATEGIES] = {
+	[S_MAINLINE]	= { "mainline", clear_mainline, NULL,
+		"6.12 process_huge_page() order, clear_pages_erms() per 4K subpage" },
+	[S_MULTI]	= { "multi", clear_multi, NULL,
+		"the series: left, right, fault +-2 last; clear_pages_erms() each" },
+	[S_CHUNKED]	= { "chunked", clear_chunked, NULL,
+		"as multi, each extent cut into 32 MiB clear_pages_erms() calls" },
+	[S_NT]		= { "nt", clear_nt_all, NULL,
+		"forced nt: as multi, all but fault +-2 with clear_pages_nt()" },
+	[S_DEFAULT]	= { "default", clear_nt, NULL,
+		"as multi, regions over -t with clear_pages_nt() (Intel only)" },
+	[S_LIMIT]	= { "limit", NULL, NULL,
+		"the fastest (best median) of the store loops below this CPU has" },
+	[S_REP]		= { "rep", clear_rep, NULL,
+		"clear_pages_rep() (REP STOSQ), one call per huge page" },
+	[S_ORIG]	= { "orig", clear_orig, NULL,
+		"clear_pages_orig() (unrolled MOVQ loop), one call per huge page" },
+	[S_HOST_FAULT]	= { "host-fault", NULL, NULL,
+		"the host kernel: first touch of fresh MAP_HUGETLB pages" },
+	[S_AVX512_NT]	= { "avx512-nt", limit_avx512, "avx512f",
+		"AVX-512 non-temporal stores, then SFENCE" },
+	[S_AVX2_NT]	= { "avx2-nt", limit_avx2, "avx2",
+		"AVX2 non-temporal stores, then SFENCE" },
+	[S_MOVNTI]	= { "movnti", limit_movnti, "sse2",
+		"MOVNTI non-temporal 8-byte stores, then SFENCE" },
+	[S_AVX512]	= { "avx512-store", limit_avx512_store, "avx512f",
+		"AVX-512 plain (cached) stores" },
+	[S_AVX2]	= { "avx2-store", limit_avx2_store, "avx2",
+		"AVX2 plain (cached) stores" },
+};
+
+int strategy_index(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_NAMED; i++)
+		if (!strcmp(strategies[i].name, name))
+			return i;
+	return -1;
+}
+
+void strategies_help(FILE *f, const char *indent)
+{
+	int s;
+
+	for (s = 0; s < NR_STRATEGIES; s++) {
+		if (s == NR_NAMED)
+			fprintf(f, "%slimit's candidates (not for -S), those this CPU has:\n",
+				indent);
+		fprintf(f, "%s%-12s %s\n", indent, strategies[s].name,
+			strategies[s].desc);
+	}
+}
+
+int select_strategies(const bool want[NR_STRATEGIES], bool with_fault, int *sel)
+{
+	int s, ns = 0;
+
+	for (s = 0; s < NR_NAMED; s++) {
+		if (!want[s] || s == S_LIMIT || (s == S_HOST_FAULT && !with_fault))
+			continue;
+		sel[ns++] = s;
+	}
+	for (s = NR_NAMED; s < NR_STRATEGIES && want[S_LIMIT]; s++)
+		if (cpu_has(strategies[s].cpu_feature))
+			sel[ns++] = s;
+	return ns;
+}

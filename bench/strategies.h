@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The strategies: the orders in which the kernel (Linux 6.12, and the
+ * multi-page clearing series) clears the subpages of a huge page, with
+ * which routine, and the table that names them for -S, the CSVs and the
+ * report.
+ */
+#ifndef CLEARBENCH_STRATEGIES_H
+#define CLEARBENCH_STRATEGIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define MAX_ORDER_NR_PAGES	1024UL	/* 6.12: 1 << MAX_PAGE_ORDER */
+#define NEIGHBOURHOOD		2UL	/* CLEAR_HUGE_NEIGHBOURHOOD */
+
+typedef void (*clear_fn)(void *addr, unsigned long len);
+
+/* One page size's worth of work for a strategy. */
+struct ctx {
+	char *buf;
+	size_t size;
+	size_t page;			/* huge page size */
+	unsigned long nr_huge;		/* huge pages in buf */
+	unsigned long nr_sub;		/* 4 KiB subpages per huge page */
+	const unsigned long *fault;	/* fault subpage of each huge page */
+	size_t nt_thresh;
+	clear_fn large;			/* above nt_thresh */
+};
+
+struct opts;
+
+/*
+ * Fill @c for page size @pi of @o (all but buf), with the fault subpages
+ * drawn from the fixed-seed PRNG. False, with a note, if not one page fits
+ * in the buffer. The caller frees c->fault.
+ */
+bool ctx_setup(struct ctx *c, const struct opts *o, int pi);
+
+/* ---- orders: the kernel's, as pure functions ---- */
+
+typedef void (*subpage_fn)(void *arg, unsigned long idx);
+
+/*
+ * Linux 6.12 folio_zero_user(): clear_gigantic_page() for folios above
+ * MAX_ORDER_NR_PAGES, else process_huge_page(), which ends at subpage @n
+ * after closing in on it from both sides.
+ */
+static inline __attribute__((always_inline)) void
+mainline_order(unsigned long nr, unsigned long n, subpage_fn fn, void *arg)
+{
+	long i, base, l;
+
+	if (nr > MAX_ORDER_NR_PAGES) {
+		for (i = 0; i < (long)nr; i++)
+			fn(arg, i);
+		return;
+	}
+	if (2 * n <= nr) {
+		base = 0;
+		l = n;
+		for (i = nr - 1; i >= 2 * (long)n; i--)
+			fn(arg, i);
+	} else {
+		base = nr - 2 * (nr - n);
+		l = nr - n;
+		for (i = 0; i < base; i++)
+			fn(arg, i);
+	}
+	for (i = 0; i < l; i++) {
+		fn(arg, base + i);
+		fn(arg, base + 2 * l - 1 - i);
+	}
+}
+
+struct region {
+	unsigned long start, end;	/* subpages [start, end) */
+};
+
+/*
+ * The series' clear_huge_regions(): left of the neighbourhood, right of
+ * it, then the neighbourhood (fault +- NEIGHBOURHOOD) last. Returns how
+ * many non-empty regions it wrote; the last one is the neighbourhood.
+ */
+unsigned int huge_regions(unsigned long nr, unsigned long f,
+			  struct region r[3]);
+
+/* ---- the table ---- */
+
+struct strategy {
+	const char *name;
+	void (*clear)(const struct ctx *c);	/* NULL: not a clear */
+	const char *cpu_feature;		/* limit candidates only */
+	const char *desc;			/* one line, for -S help */
+};
+
+enum {
+	/* What the options and CSVs can name. */
+	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
+	S_HOST_FAULT,
+	NR_NAMED,
+	/* Candidates for limit, which stand in for it in the runs. */
+	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
+	NR_STRATEGIES
+};
+
+extern const struct strategy strategies[NR_STRATEGIES];
+
+static inline bool is_candidate(int s)
+{
+	return s >= NR_NAMED;
+}
+
+/* Index of the named strategy @name, or -1. */
+int strategy_index(const char *name);
+
+/* List the strategies and what each does, as -S help does. */
+void strategies_help(FILE *f, const char *indent);
+
+/*
+ * The strategies to run, in order, into @sel: those in @want, with
+ * host-fault only if @with_fault, and limit as the candidates this CPU
+ * can run. Returns how many.
+ */
+int select_strategies(const bool want[NR_STRATEGIES], bool with_fault,
+		      int *sel);
+
+/* Where clear_pages_nt() comes from: the tree, or our own MOVNTI loop. */
+extern const char nt_source[];
+
+/* How the kernel's default bypasses the cache above the threshold. */
+clear_fn large_method(const char **name);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * -V: does each order cover every subpage exactly once and end at the
+ * fault, and does every strategy leave the buffer all zero? One clear per
+ * strategy and page size on a buffer filled with 0xa5, TAP on stdout
+ * (notes as "# " comments), exit status 1 on any failure.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "clearbench.h"
+#include "hugemem.h"
+#include "report.h"
+#include "strategies.h"
+#include "verify.h"
+
+static int tap_nr, tap_failed;
+
+static void tap(bool ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++tap_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		tap_failed++;
+}
+
+/* Offset of the first non-zero byte, or -1. */
+static long first_nonzero(const char *p, size_t len)
+{
+	const uint64_t *q = (const uint64_t *)p;
+	size_t i, n = len / 8;
+
+	for (i = 0; i < n; i++) {
+		if (q[i]) {
+			size_t b = i * 8;
+
+			while (!p[b])
+				b++;
+			return b;
+		}
+	}
+	return -1;
+}
+
+static void verify_zero(const char *p, size_t len, const char *what,
+			const char *page)
+{
+	long off = first_nonzero(p, len);
+
+	if (off < 0)
+		tap(true, "%s %s", what, page);
+	else
+		tap(false, "%s %s # byte %ld of %zu is 0x%02x", what, page,
+		    off, len, (unsigned char)p[off]);
+}
+
+struct order_count {
+	unsigned int cnt[512];
+	unsigned long last;
+};
+
+static void count_subpage(void *arg, unsigned long idx)
+{
+	struct order_count *oc = arg;
+
+	oc->cnt[idx]++;
+	oc->last = idx;
+}
+
+/* Each order covers every subpage exactly once and ends at the fault. */
+static void verify_orders(void)
+{
+	static const unsigned long nrs[] = { 512, 7, 8, 1, 2, 3, 16 };
+	bool ok_main = true, ok_reg = true;
+	struct order_count oc;
+	unsigned long nr, f, s;
+	struct region r[3];
+	unsigned int i, j, n;
+
+	for (i = 0; i < ARRAY_SIZE(nrs); i++) {
+		nr = nrs[i];
+		for (f = 0; f < nr; f++) {
+			memset(&oc, 0, sizeof(oc));
+			mainline_order(nr, f, count_subpage, &oc);
+			for (s = 0; s < nr; s++)
+				ok_main &= oc.cnt[s] == 1;
+			ok_main &= oc.last == f;
+
+			memset(&oc, 0, sizeof(oc));
+			n = huge_regions(nr, f, r);
+			for (j = 0; j < n; j++)
+				for (s = r[j].start; s < r[j].end; s++)
+					oc.cnt[s]++;
+			for (s = 0; s < nr; s++)
+				ok_reg &= oc.cnt[s] == 1;
+			ok_reg &= r[n - 1].start <= f && f < r[n - 1].end;
+			ok_reg &= r[n - 1].end - r[n - 1].start <=
+				  2 * NEIGHBOURHOOD + 1;
+		}
+	}
+	tap(ok_main, "mainline-order covers each subpage once, fault last");
+	tap(ok_reg, "regions cover each subpage once, neighbourhood last");
+}
+
+static void verify_page(const struct opts *o, int pi)
+{
+	const char *pn = page_name(page_sizes[pi]);
+	char why[256] = "-B thp leaves hugetlb alone";
+	int sel[NR_STRATEGIES], i, n;
+	struct hugebuf b;
+	struct ctx c;
+	char *p;
+
+	if (!ctx_setup(&c, o, pi))
+		return;
+	if (hugebuf_alloc(&b, c.size, c.page, o->backing)) {
+		tap(false, "allocate %zu MiB of %s pages", c.size >> 20, pn);
+		free((void *)c.fault);
+		return;
+	}
+	c.buf = b.addr;
+	note("%s pages: %zu MiB, %s\n", pn, c.size >> 20, b.desc);
+
+	n = select_strategies(o->want, false, sel);
+	for (i = 0; i < n; i++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), is_candidate(sel[i]) ?
+			 "limit(%s)" : "%s", strategies[sel[i]].name);
+		memset(c.buf, 0xa5, c.size);
+		strategies[sel[i]].clear(&c);
+		verify_zero(c.buf, c.size, name, pn);
+	}
+	hugebuf_free(&b);
+
+	if (o->want[S_HOST_FAULT]) {
+		p = o->backing == BACKING_THP ? NULL :
+		    hugetlb_map_fresh(c.size, c.page, why, sizeof(why));
+		if (p) {
+			unsigned long k;
+
+			for (k = 0; k < c.nr_huge; k++)
+				p[k * c.page + c.fault[k] * SZ_4K] |= 0;
+			verify_zero(p, c.size, "host-fault", pn);
+			munmap(p, c.size);
+		} else {
+			tap(true, "host-fault %s # SKIP %s", pn, why);
+		}
+	}
+	hugetlb_restore(c.page);
+	free((void *)c.fault);
+}
+
+int verify(const struct opts *o)
+{
+	int pi;
+
+	verify_orders();
+	for (pi = 0; pi < NR_PAGES; pi++)
+		if (o->want_page[pi])
+			verify_page(o, pi);
+	printf("1..%d\n", tap_nr);
+	if (tap_failed)
+		fprintf(stderr, "clearbench: %d of %d checks FAILED\n",
+			tap_failed, tap_nr);
+	return tap_failed ? 1 : 0;
+}
