@@ -6,7 +6,8 @@
 #   make latency     cyclictest against 1 GiB page faults, per variant
 #   make matrix      the patched kernel built without PREEMPT_DYNAMIC, tested
 #   make torture     100,000 checked faults under pressure, and a debug kernel
-#   make bisect      build every prefix of patches/series
+#   make bisect      every prefix of patches/series builds and stays within
+#                    the latency bound
 #   make checkpatch  scripts/checkpatch.pl --strict on the series
 #   make kernels     just build the baseline and patched guest kernels
 #   make clean       remove $(BUILD) and bench/build
@@ -39,8 +40,8 @@ kernels:
 bisect:
 	@scripts/bisect.sh
 
-checkpatch:
-	@scripts/deps.sh >/dev/null && scripts/unpack.sh && scripts/checkpatch.sh
+checkpatch: tree
+	@scripts/checkpatch.sh
 
 deps:
 	@scripts/deps.sh

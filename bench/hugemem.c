@@ -18,19 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/mman.h>
 #include <unistd.h>
 
 #include "hugemem.h"
-
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT	26
-#endif
-#ifndef MAP_HUGE_2MB
-#define MAP_HUGE_2MB	(21 << MAP_HUGE_SHIFT)
-#endif
-#ifndef MAP_HUGE_1GB
-#define MAP_HUGE_1GB	(30 << MAP_HUGE_SHIFT)
-#endif
 
 /*
  * One hugetlb pool. nr_hugepages under /sys/kernel/mm/hugepages is the

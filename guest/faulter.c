@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/mman.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAP_HUGE_SHIFT_ 26
 
 static volatile sig_atomic_t stop;
 
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	while (!stop && now() - t0 < secs) {
 		char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
-			       (shift << MAP_HUGE_SHIFT_), -1, 0);
+			       (shift << MAP_HUGE_SHIFT), -1, 0);
 		size_t sub = (size_t)random() % (size / 4096);
 
 		if (p == MAP_FAILED) {

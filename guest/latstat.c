@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * latstat: summarize cyclictest -v output (lines "thread: loop: latency")
- * read from stdin as one line: "LATENCY <label> max_us=M p99_us=P samples=N".
- * Exits 1 if there are no samples.
+ * read from stdin as KTAP diagnostics, one measurement a line:
+ *   # max_us: M
+ *   # p99_us: P
+ *   # samples: N
+ * for the result line that follows them. Exits 1 if there are no samples.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,11 +38,11 @@ int main(int argc, char **argv)
 		v[n++] = lat;
 	}
 	if (!n) {
-		printf("LATENCY %s no samples\n", argc > 1 ? argv[1] : "-");
+		printf("# no latency samples\n");
 		return 1;
 	}
 	qsort(v, n, sizeof(*v), cmp);
-	printf("LATENCY %s max_us=%ld p99_us=%ld samples=%zu\n",
-	       argc > 1 ? argv[1] : "-", v[n - 1], v[(n * 99) / 100], n);
+	printf("# max_us: %ld\n# p99_us: %ld\n# samples: %zu\n",
+	       v[n - 1], v[(n * 99) / 100], n);
 	return 0;
 }

@@ -23,13 +23,13 @@
  * before those on the command line.
  *
  * Each worker loops over rounds. A round picks a kind at random: mTHP of
- * 16K..1M, PMD THP, hugetlb 2M, or (rarely, see -g) hugetlb 1G. It maps a
- * batch of huge pages of that kind, fills them with a non-zero pattern of
- * its own (0x80 | worker), unmaps them so that they go back to the pool or
- * the buddy allocator dirty, maps the same amount again and touches each
- * huge page first with a write of MARKER at a random byte, so that the
- * kernel zeroes the folio for a fault address in its middle. The marker
- * byte is checked and cleared, then every byte of the page must be zero.
+ * 16K..1M, PMD THP, hugetlb 2M, or (rarely, see -g) hugetlb 1G, and runs
+ * hugecheck.c's round on a batch of huge pages of that kind with a fill
+ * pattern of its own (0x80 | worker): fill, unmap so that they go back to
+ * the pool or the buddy allocator dirty, map again, first touch of each
+ * huge page a write of HC_MARKER at a random byte, so that the kernel
+ * zeroes the folio for a fault address in its middle. The marker byte is
+ * checked and cleared, then every byte of the page must be zero.
  *
  * What is counted as a fault: the first touch of one huge page (hugetlb)
  * or of one region of the kind's size (THP and mTHP), in the second
@@ -39,13 +39,10 @@
  * present and physically contiguous from a size-aligned PFN, i.e. one
  * folio of that size (PMD THP without access to PFNs: AnonHugePages).
  *
- * Anonymous regions get a VMA of exactly their size, aligned to it, with
- * PROT_NONE gaps between them, so that the kernel picks exactly that
- * folio order when all mTHP sizes are enabled.
- *
  * Unless -M is given, every hugepages-<N>kB/enabled in sysfs and the
  * top-level THP "enabled" are set to "always" at the start and restored
- * at exit, also after SIGINT/SIGTERM/SIGHUP (not after SIGKILL).
+ * at exit, also after SIGINT/SIGTERM/SIGHUP (not after SIGKILL), with the
+ * tree's thp_settings.c.
  *
  * Memory pressure comes from the harness, not from this program, e.g.
  *   stress-ng --vm 1 --vm-bytes 25% --vm-keep --timeout 700s &
@@ -53,14 +50,12 @@
  *
  * Output is TAP: one test per kind (SKIP if unavailable), "fault target",
  * "workers" (all exited cleanly) and, with -P, "preempt switching"; then
- * the lines "faults: N" and "nonzero_bytes: N" for the harness, then the
- * totals. Exits non-zero on any failure.
+ * the measurements "# faults: N" and "# nonzero_bytes: N" for the
+ * harness (KTAP diagnostics), then the totals. Exits non-zero on any failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -76,18 +71,10 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "mm/vm_util.h"
+#include "mm/thp_settings.h"
+#include "hugecheck.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-#define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
-#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
-
-#define SZ_4K (4UL << 10)
-#define SZ_2M (2UL << 20)
-#define SZ_1G (1UL << 30)
-
-#define MARKER 0x7e		/* never a fill pattern byte (0x80 | worker) */
 #define MAX_WORKERS 64
 #define MAX_BATCH 32		/* huge pages per round, at most */
 #define MAX_REPORTS 5		/* diagnostic lines per process */
@@ -95,31 +82,26 @@
 #define PROGRESS_S 30
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
-#define HUGETLB_DIR "/sys/kernel/mm/hugepages"
 #define PREEMPT_FILE "/sys/kernel/debug/sched/preempt"
-
-enum { ANON, HUGETLB };
 
 struct kind {
 	const char *name;
-	size_t size;		/* huge page or region size */
-	int type;		/* ANON: THP/mTHP, HUGETLB: MAP_HUGETLB */
-	unsigned int batch;	/* huge pages per round */
+	struct hc_kind hc;	/* size, huge pages per round, hugetlb */
 	bool avail;
 	char why[256];		/* why not available */
 };
 
 static struct kind kinds[] = {
-	{ "mthp_16K",	16UL << 10,	ANON,	 32 },
-	{ "mthp_32K",	32UL << 10,	ANON,	 32 },
-	{ "mthp_64K",	64UL << 10,	ANON,	 32 },
-	{ "mthp_128K",	128UL << 10,	ANON,	 32 },
-	{ "mthp_256K",	256UL << 10,	ANON,	 16 },
-	{ "mthp_512K",	512UL << 10,	ANON,	  8 },
-	{ "mthp_1M",	1UL << 20,	ANON,	  4 },
-	{ "thp_2M",	SZ_2M,		ANON,	  4 },
-	{ "hugetlb_2M",	SZ_2M,		HUGETLB,  4 },
-	{ "hugetlb_1G",	SZ_1G,		HUGETLB,  1 },
+	{ "mthp_16K",	{ 16UL << 10,	32 } },
+	{ "mthp_32K",	{ 32UL << 10,	32 } },
+	{ "mthp_64K",	{ 64UL << 10,	32 } },
+	{ "mthp_128K",	{ 128UL << 10,	32 } },
+	{ "mthp_256K",	{ 256UL << 10,	16 } },
+	{ "mthp_512K",	{ 512UL << 10,	 8 } },
+	{ "mthp_1M",	{ 1UL << 20,	 4 } },
+	{ "thp_2M",	{ SZ_2M,	 4 } },
+	{ "hugetlb_2M",	{ SZ_2M,	 4, true } },
+	{ "hugetlb_1G",	{ SZ_1G,	 1, true } },
 };
 #define NKINDS ARRAY_SIZE(kinds)
 #define K_1G (NKINDS - 1)
@@ -201,106 +183,27 @@ static bool should_stop(void)
 	       now() >= deadline;
 }
 
-/* ---- sysfs ---- */
+/* ---- settings: THP with thp_settings.c, the preemption model ---- */
 
-static int read_file(const char *path, char *buf, size_t len)
+static const char * const thp_modes[] = {	/* enum thp_enabled */
+	"never", "always", "inherit", "madvise", NULL
+};
+static pid_t main_pid;
+static bool thp_changed, preempt_changed;
+static char preempt_orig[32];
+
+/* The current preemption model: "full" of "none voluntary (full)". */
+static int read_preempt(char *out, size_t len)
 {
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	char buf[128] = "", *a, *b;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	return 0;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	return 0;
-}
-
-static long read_long(const char *path)
-{
-	char buf[64];
-
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	return strtol(buf, NULL, 10);
-}
-
-/*
- * The selected word of a sysfs/debugfs choice file: "[madvise]" in THP
- * files, "(full)" in sched/preempt.
- */
-static int read_choice(const char *path, char open, char close, char *out,
-		       size_t len)
-{
-	char buf[256], *a, *b;
-
-	if (read_file(path, buf, sizeof(buf)))
-		return -1;
-	a = strchr(buf, open);
-	b = a ? strchr(a, close) : NULL;
+	read_file(PREEMPT_FILE, buf, sizeof(buf));
+	a = strchr(buf, '(');
+	b = a ? strchr(a, ')') : NULL;
 	if (!b || (size_t)(b - a) > len)
 		return -1;
-	memcpy(out, a + 1, b - a - 1);
-	out[b - a - 1] = 0;
+	snprintf(out, b - a, "%s", a + 1);
 	return 0;
-}
-
-/* Settings we changed, to restore at exit. */
-static struct setting {
-	char path[PATH_MAX];
-	char orig[32];
-} settings[32];
-static unsigned int nsettings;
-static pid_t main_pid;
-
-/* Restore path to orig at exit. */
-static void remember(const char *path, const char *orig)
-{
-	struct setting *s = &settings[nsettings];
-
-	if (nsettings == ARRAY_SIZE(settings))
-		return;
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	snprintf(s->orig, sizeof(s->orig), "%s", orig);
-	nsettings++;
-}
-
-static void set_choice(const char *path, const char *val, char open,
-		       char close)
-{
-	struct setting *s = &settings[nsettings];
-	int err;
-
-	if (nsettings == ARRAY_SIZE(settings) ||
-	    read_choice(path, open, close, s->orig, sizeof(s->orig)))
-		return;
-	if (!strcmp(s->orig, val))
-		return;
-	err = write_file(path, val);
-	if (err) {
-		ksft_print_msg("cannot write %s to %s: %s\n", val, path,
-			       strerror(-err));
-		return;
-	}
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	ksft_print_msg("set %s to %s (was %s)\n", path, val, s->orig);
-	nsettings++;
 }
 
 /* atexit() handler; children leave with _exit() and never get here. */
@@ -310,87 +213,91 @@ static void restore_settings(void)
 
 	if (getpid() != main_pid)
 		return;
-	while (nsettings) {
-		struct setting *s = &settings[--nsettings];
-
-		err = write_file(s->path, s->orig);
+	if (thp_changed) {
+		thp_changed = false;
+		thp_restore_settings();		/* exits if a write fails */
+	}
+	if (preempt_changed) {
+		preempt_changed = false;
+		err = write_str(PREEMPT_FILE, preempt_orig);
 		if (err)
 			ksft_print_msg("cannot restore %s to %s: %s\n",
-				       s->path, s->orig, strerror(-err));
+				       PREEMPT_FILE, preempt_orig, strerror(err));
 	}
 }
 
-/* Every THP size to "always", so that stress-ng's memory churns too. */
-static void enable_thp(void)
+/*
+ * Every THP size to "always", so that stress-ng's memory churns too.
+ * thp_settings.c saves and writes all THP settings, shmem's too, and
+ * exits if one is missing: without CONFIG_SHMEM they are left alone.
+ */
+static void enable_thp(unsigned long orders)
 {
-	glob_t g;
-	size_t i;
+	struct thp_settings s;
+	enum thp_enabled *e;
+	char name[64];
+	int i;
 
-	if (glob(THP_DIR "/hugepages-*kB/enabled", 0, NULL, &g) == 0) {
-		for (i = 0; i < g.gl_pathc; i++)
-			set_choice(g.gl_pathv[i], "always", '[', ']');
-		globfree(&g);
+	if (access(THP_DIR "/shmem_enabled", F_OK)) {
+		ksft_print_msg("THP settings left alone: no " THP_DIR "/shmem_enabled\n");
+		return;
 	}
-	set_choice(THP_DIR "/enabled", "always", '[', ']');
+	thp_save_settings();
+	thp_read_settings(&s);
+	for (i = -1; i < NR_ORDERS; i++) {
+		if (i >= 0 && !(orders & (1UL << i)))
+			continue;
+		e = i < 0 ? &s.thp_enabled : &s.hugepages[i].enabled;
+		if (*e == THP_ALWAYS)
+			continue;
+		if (i < 0)
+			snprintf(name, sizeof(name), "enabled");
+		else
+			snprintf(name, sizeof(name), "hugepages-%ukB/enabled",
+				 (psize() >> 10) << i);
+		ksft_print_msg("set " THP_DIR "/%s to always (was %s)\n", name,
+			       thp_modes[*e]);
+		*e = THP_ALWAYS;
+	}
+	thp_push_settings(&s);
+	thp_changed = true;
 }
 
 /* THP/mTHP of this size will be used for a MADV_HUGEPAGE region. */
-static void probe_anon(struct kind *k)
+static void probe_anon(struct kind *k, unsigned long orders)
 {
-	char path[128], mode[32];
+	int mode = THP_INHERIT;
+	char name[64];
 
-	snprintf(path, sizeof(path), THP_DIR "/hugepages-%zukB/enabled",
-		 k->size >> 10);
-	if (access(path, F_OK)) {
+	snprintf(name, sizeof(name), "hugepages-%zukB/enabled",
+		 k->hc.size >> 10);
+	if (orders & (1UL << __builtin_ctzl(k->hc.size / psize()))) {
+		mode = thp_read_string(name, thp_modes);
+	} else if (k->hc.size != SZ_2M || access(THP_DIR "/enabled", F_OK)) {
 		/* Before mTHP (6.8) only the top-level file, for PMD THP. */
-		if (k->size != SZ_2M || access(THP_DIR "/enabled", F_OK)) {
-			snprintf(k->why, sizeof(k->why), "no %s", path);
-			return;
-		}
-		snprintf(path, sizeof(path), THP_DIR "/enabled");
-	}
-	if (read_choice(path, '[', ']', mode, sizeof(mode))) {
-		snprintf(k->why, sizeof(k->why), "cannot read %s", path);
+		snprintf(k->why, sizeof(k->why), "no " THP_DIR "/%s", name);
 		return;
 	}
-	if (!strcmp(mode, "inherit") &&
-	    read_choice(THP_DIR "/enabled", '[', ']', mode, sizeof(mode))) {
-		snprintf(k->why, sizeof(k->why), "cannot read " THP_DIR "/enabled");
-		return;
-	}
-	if (strcmp(mode, "always") && strcmp(mode, "madvise")) {
-		snprintf(k->why, sizeof(k->why), "%s: %s", path, mode);
+	if (mode == THP_INHERIT)
+		mode = thp_read_string("enabled", thp_modes);
+	if (mode != THP_ALWAYS && mode != THP_MADVISE) {
+		snprintf(k->why, sizeof(k->why), THP_DIR "/%s: %s", name,
+			 thp_modes[mode]);
 		return;
 	}
 	k->avail = true;
 }
 
-static long hugetlb_count(size_t size, const char *file)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), HUGETLB_DIR "/hugepages-%zukB/%s",
-		 size >> 10, file);
-	return read_long(path);
-}
-
-/* hugetlb pages not promised to anybody yet. */
-static long hugetlb_avail(size_t size)
-{
-	return hugetlb_count(size, "free_hugepages") -
-	       hugetlb_count(size, "resv_hugepages");
-}
-
 static void probe_hugetlb(struct kind *k)
 {
-	long nr = hugetlb_count(k->size, "nr_hugepages");
+	long nr = hugetlb_count(k->hc.size, "nr_hugepages");
 
 	if (nr < 0)
 		snprintf(k->why, sizeof(k->why), "no hugetlb pages of %zu kB",
-			 k->size >> 10);
-	else if (nr < k->batch)
+			 k->hc.size >> 10);
+	else if (nr < k->hc.npages)
 		snprintf(k->why, sizeof(k->why), "hugetlb pool of %zu kB has %ld pages",
-			 k->size >> 10, nr);
+			 k->hc.size >> 10, nr);
 	else
 		k->avail = true;
 }
@@ -406,79 +313,12 @@ struct worker {
 	unsigned int reports;
 };
 
-struct mapping {
-	char *raw;		/* what to munmap() */
-	size_t raw_len;
-	char *base;		/* huge page i is at base + i * stride */
-	size_t stride;
+struct round {
+	struct worker *w;
+	const struct kind *k;
+	struct kind_stats *st;
+	unsigned int nhuge, nunknown;
 };
-
-/*
- * hugetlb: one mapping, reserved at mmap() time, so a short pool shows up
- * here as ENOMEM and never as SIGBUS at fault time.
- * Anonymous: a PROT_NONE reservation; each region becomes its own
- * read-write VMA of exactly the kind's size, aligned to it, with a
- * PROT_NONE gap after it so that neighbours do not merge.
- */
-static int map_kind(const struct kind *k, struct mapping *m)
-{
-	int hflags = k->size == SZ_1G ? MAP_HUGE_1GB : MAP_HUGE_2MB;
-	unsigned int i;
-
-	if (k->type == HUGETLB) {
-		m->raw_len = k->size * k->batch;
-		m->raw = mmap(NULL, m->raw_len, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | hflags,
-			      -1, 0);
-		m->base = m->raw;
-		m->stride = k->size;
-		return m->raw == MAP_FAILED ? -errno : 0;
-	}
-	m->stride = 2 * k->size;
-	m->raw_len = m->stride * k->batch + k->size;
-	m->raw = mmap(NULL, m->raw_len, PROT_NONE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m->raw == MAP_FAILED)
-		return -errno;
-	m->base = (char *)(((uintptr_t)m->raw + k->size - 1) & ~(k->size - 1));
-	if (madvise(m->raw, m->raw_len, MADV_HUGEPAGE))
-		goto fail;
-	for (i = 0; i < k->batch; i++)
-		if (mprotect(m->base + i * m->stride, k->size,
-			     PROT_READ | PROT_WRITE))
-			goto fail;
-	return 0;
-fail:
-	i = errno;
-	munmap(m->raw, m->raw_len);
-	return -i;
-}
-
-static void unmap_kind(struct mapping *m)
-{
-	munmap(m->raw, m->raw_len);
-}
-
-/* Count the non-zero bytes; OR a 4 KiB block first, which is vectorised. */
-static size_t count_nonzero(const char *p, size_t len, size_t *first)
-{
-	const uint64_t *w = (const uint64_t *)p;
-	size_t i, j, bad = 0;
-
-	for (i = 0; i < len / 8; i += SZ_4K / 8) {
-		uint64_t acc = 0;
-
-		for (j = 0; j < SZ_4K / 8; j++)
-			acc |= w[i + j];
-		if (!acc)
-			continue;
-		for (j = i * 8; j < i * 8 + SZ_4K; j++) {
-			if (p[j] && !bad++)
-				*first = j;
-		}
-	}
-	return bad;
-}
 
 /*
  * 1 if the region is one folio of its size: all pages present, PFNs
@@ -488,17 +328,17 @@ static size_t count_nonzero(const char *p, size_t len, size_t *first)
 static int is_one_folio(struct worker *w, const char *p, size_t len)
 {
 	uint64_t ent[SZ_2M / SZ_4K], pfn0 = 0;
-	size_t i, n = len / SZ_4K;
-	off_t off = (uintptr_t)p / SZ_4K * sizeof(ent[0]);
+	size_t i, n = len / psize();
+	off_t off = (uintptr_t)p / psize() * sizeof(ent[0]);
 
 	if (w->pagemap < 0 || n > ARRAY_SIZE(ent) ||
 	    pread(w->pagemap, ent, n * sizeof(ent[0]), off) !=
 	    (ssize_t)(n * sizeof(ent[0])))
 		return -1;
 	for (i = 0; i < n; i++) {
-		uint64_t pfn = ent[i] & ((1ULL << 55) - 1);
+		uint64_t pfn = PAGEMAP_PFN(ent[i]);
 
-		if (!(ent[i] >> 63))
+		if (!PAGEMAP_PRESENT(ent[i]))
 			return 0;
 		if (!pfn)
 			return -1;
@@ -508,22 +348,6 @@ static int is_one_folio(struct worker *w, const char *p, size_t len)
 			return 0;
 	}
 	return 1;
-}
-
-/* AnonHugePages of this process in kB: PMD THP when PFNs are hidden. */
-static long anon_huge_kb(void)
-{
-	FILE *f = fopen("/proc/self/smaps_rollup", "r");
-	char line[256];
-	long kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
 }
 
 static void report(struct worker *w, const char *fmt, ...)
@@ -538,89 +362,66 @@ static void report(struct worker *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Check huge page i of a round: marker, then every other byte. */
-static void check_page(struct worker *w, const struct kind *k,
-		       struct kind_stats *st, char *p, size_t off,
-		       unsigned int i, int *huge)
+/* hc_round()'s check of huge page i: the verdict, and is it one folio? */
+static void check_page(const struct hc_page *pg, unsigned int i, void *arg)
 {
-	size_t bad, first = 0;
+	struct round *r = arg;
+	const struct kind *k = r->k;
+	int huge = 1;
 
-	if ((unsigned char)p[off] != MARKER) {
-		report(w, "%s page %u: marker at +%#zx is %#x\n", k->name, i,
-		       off, (unsigned char)p[off]);
-		add(&st->errors, 1);
+	if (pg->marker != HC_MARKER) {
+		report(r->w, "%s page %u: marker at +%#zx is %#x\n", k->name, i,
+		       pg->touch, pg->marker);
+		add(&r->st->errors, 1);
 	}
-	p[off] = 0;		/* the one byte that is not checked */
-	bad = count_nonzero(p, k->size, &first);
-	if (bad) {
-		report(w, "%s page %u at %p: %zu non-zero bytes, first at +%#zx = %#x (fill of worker %d is %#x), first touch at +%#zx\n",
-		       k->name, i, p, bad, first, (unsigned char)p[first],
-		       w->id, w->pattern, off);
-		add(&st->nonzero, bad);
+	if (pg->nonzero) {
+		report(r->w, "%s page %u at %p: %zu non-zero bytes, first at +%#zx = %#x (fill of worker %d is %#x), first touch at +%#zx\n",
+		       k->name, i, pg->addr, pg->nonzero, pg->first,
+		       (unsigned char)pg->addr[pg->first], r->w->id,
+		       r->w->pattern, pg->touch);
+		add(&r->st->nonzero, pg->nonzero);
 	}
-	*huge = k->type == ANON ? is_one_folio(w, p, k->size) : 1;
+	if (!k->hc.hugetlb) {
+		huge = is_one_folio(r->w, pg->addr, k->hc.size);
+		/* PMD THP without PFNs: AnonHugePages of its own VMA */
+		if (huge < 0 && k->hc.size == SZ_2M)
+			huge = check_huge_anon(pg->addr, 1, SZ_2M);
+	}
+	r->nhuge += huge > 0;
+	r->nunknown += huge < 0;
 }
 
-static void round_failed(struct worker *w, const struct kind *k,
-			 struct kind_stats *st, const char *what, int err)
+static void run_round(struct worker *w, const struct kind *k)
 {
+	struct round r = { .w = w, .k = k, .st = &sh->k[k - kinds] };
+	size_t touch[MAX_BATCH];
+	const char *what;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < k->hc.npages; i++)
+		touch[i] = rnd(&w->rng) % k->hc.size;
+	err = hc_round(&k->hc, w->pattern, touch, check_page, &r, &what);
 	if (err == -ENOMEM || err == -EAGAIN) {
 		/*
 		 * Pool or memory short, e.g. the other workers hold the
 		 * 1 GiB pages: not a failure, try again later.
 		 */
-		add(&st->busy, 1);
+		add(&r.st->busy, 1);
 		if (k == &kinds[K_1G])
 			w->next_1g = now() + 5;
 		sleep_s(0.01);
 		return;
 	}
-	report(w, "%s: %s: %s\n", k->name, what, strerror(-err));
-	add(&st->errors, 1);
-}
-
-static void run_round(struct worker *w, const struct kind *k)
-{
-	struct kind_stats *st = &sh->k[k - kinds];
-	size_t offs[MAX_BATCH];
-	unsigned int i, nhuge = 0, nunknown = 0;
-	struct mapping m;
-	int err, huge;
-
-	/* Dirty the pages, then give them back. */
-	err = map_kind(k, &m);
-	if (err)
-		return round_failed(w, k, st, "mmap for the fill", err);
-	for (i = 0; i < k->batch; i++)
-		memset(m.base + i * m.stride, w->pattern, k->size);
-	unmap_kind(&m);
-
-	/* Take them again; first touch is a write in the middle. */
-	err = map_kind(k, &m);
-	if (err)
-		return round_failed(w, k, st, "mmap", err);
-	for (i = 0; i < k->batch; i++) {
-		offs[i] = rnd(&w->rng) % k->size;
-		*(volatile char *)(m.base + i * m.stride + offs[i]) = MARKER;
+	if (err) {
+		report(w, "%s: %s: %s\n", k->name, what, strerror(-err));
+		add(&r.st->errors, 1);
+		return;
 	}
-	for (i = 0; i < k->batch; i++) {
-		check_page(w, k, st, m.base + i * m.stride, offs[i], i, &huge);
-		nhuge += huge > 0;
-		nunknown += huge < 0;
-	}
-	if (nunknown && k->type == ANON && k->size == SZ_2M) {
-		long kb = anon_huge_kb();
-
-		if (kb >= 0) {
-			nhuge = kb / (SZ_2M >> 10);
-			nunknown = 0;
-		}
-	}
-	unmap_kind(&m);
-	add(&st->rounds, 1);
-	add(&st->faults, k->batch);
-	add(&st->huge, nhuge);
-	add(&st->unverified, nunknown);
+	add(&r.st->rounds, 1);
+	add(&r.st->faults, k->hc.npages);
+	add(&r.st->huge, r.nhuge);
+	add(&r.st->unverified, r.nunknown);
 }
 
 /* Mostly the fast kinds; 1 GiB only every -g seconds and if a page is free. */
@@ -632,7 +433,9 @@ static const struct kind *pick_kind(struct worker *w)
 	/* Not when the round would outlast the run: it takes ~10 s in TCG. */
 	if (kinds[K_1G].avail && t >= w->next_1g && deadline - t > 15) {
 		w->next_1g = t + opt.g1_interval;
-		if (hugetlb_avail(SZ_1G) > 0)
+		/* Pages not promised to anybody yet. */
+		if (hugetlb_count(SZ_1G, "free_hugepages") -
+		    hugetlb_count(SZ_1G, "resv_hugepages") > 0)
 			return &kinds[K_1G];
 		w->next_1g = t + 5;
 	}
@@ -665,14 +468,14 @@ static __noreturn void worker(int id)
 
 /* ---- preemption model ---- */
 
-static __noreturn void preempt_switcher(const char *orig)
+static __noreturn void preempt_switcher(int unused)
 {
 	static const char *const modes[] = { "none", "voluntary", "full" };
 	uint64_t rng = ((uint64_t)opt.seed + 1) * 0x2545f4914f6cdd1dULL;
 	unsigned int cur = 0, next, errors = 0;
 	int err;
 
-	while (cur < 2 && strcmp(modes[cur], orig))
+	while (cur < 2 && strcmp(modes[cur], preempt_orig))
 		cur++;
 	while (!should_stop()) {
 		sleep_s(0.5 + (rnd(&rng) % 1500) / 1000.0);
@@ -680,11 +483,11 @@ static __noreturn void preempt_switcher(const char *orig)
 			break;
 		/* Always a change: a write of the current mode does little. */
 		next = (cur + 1 + rnd(&rng) % 2) % 3;
-		err = write_file(PREEMPT_FILE, modes[next]);
+		err = write_str(PREEMPT_FILE, modes[next]);
 		if (err) {
 			if (errors++ < MAX_REPORTS)
 				ksft_print_msg("preempt: write %s: %s\n",
-					       modes[next], strerror(-err));
+					       modes[next], strerror(err));
 			add(&sh->switch_errors, 1);
 			continue;
 		}
@@ -789,19 +592,19 @@ static uint64_t total(size_t field)
 /* System-wide mTHP allocation counters (6.9+), to show what happened. */
 static void mthp_stats(long *alloc, long *fallback)
 {
-	char path[PATH_MAX];
+	char path[128];
 	unsigned int i;
 
 	for (i = 0; i < K_1G; i++) {
-		if (kinds[i].type != ANON)
+		if (kinds[i].hc.hugetlb)
 			continue;
 		snprintf(path, sizeof(path),
 			 THP_DIR "/hugepages-%zukB/stats/anon_fault_alloc",
-			 kinds[i].size >> 10);
+			 kinds[i].hc.size >> 10);
 		alloc[i] = read_long(path);
 		snprintf(path, sizeof(path),
 			 THP_DIR "/hugepages-%zukB/stats/anon_fault_fallback",
-			 kinds[i].size >> 10);
+			 kinds[i].hc.size >> 10);
 		fallback[i] = read_long(path);
 	}
 }
@@ -822,13 +625,6 @@ static pid_t spawn(void (*fn)(int), int arg)
 		_exit(1);
 	fn(arg);
 	_exit(0);
-}
-
-static char preempt_orig[32];
-
-static void preempt_child(int unused)
-{
-	preempt_switcher(preempt_orig);
 }
 
 struct child {
@@ -923,7 +719,7 @@ static void report_kind(unsigned int i)
 		/* e.g. the 1 GiB pool was always taken, or -t was short */
 		ksft_test_result_skip("%s: no round completed (%llu times busy)\n",
 				      k->name, (unsigned long long)st->busy);
-	else if (k->type == ANON && !huge && !st->unverified)
+	else if (!k->hc.hugetlb && !huge && !st->unverified)
 		ksft_test_result_skip("%s: none of %llu regions became one folio\n",
 				      k->name, faults);
 	else
@@ -980,6 +776,7 @@ int main(int argc, char **argv)
 {
 	struct child c[MAX_WORKERS + 1] = {};
 	long alloc0[NKINDS], fb0[NKINDS], alloc1[NKINDS], fb1[NKINDS];
+	unsigned long orders = thp_supported_orders();
 	bool preempt_run = false;
 	unsigned int i, n, stuck;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -1000,23 +797,22 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	atexit(restore_settings);
 	if (!opt.no_sysfs)
-		enable_thp();
+		enable_thp(orders);
 
 	for (i = n = 0; i < NKINDS; i++) {
-		if (kinds[i].batch > MAX_BATCH)
+		if (kinds[i].hc.npages > MAX_BATCH)
 			ksft_exit_fail_msg("%s: batch > %d\n", kinds[i].name,
 					   MAX_BATCH);
-		if (kinds[i].type == ANON)
-			probe_anon(&kinds[i]);
-		else
+		if (kinds[i].hc.hugetlb)
 			probe_hugetlb(&kinds[i]);
+		else
+			probe_anon(&kinds[i], orders);
 		n += kinds[i].avail;
 	}
 	if (!n)
 		ksft_exit_skip("no kind of huge page is available\n");
 	if (opt.preempt && !access(PREEMPT_FILE, W_OK) &&
-	    !read_choice(PREEMPT_FILE, '(', ')', preempt_orig,
-			 sizeof(preempt_orig)))
+	    !read_preempt(preempt_orig, sizeof(preempt_orig)))
 		preempt_run = true;
 
 	ksft_set_plan(NKINDS + 2 + opt.preempt);
@@ -1031,8 +827,8 @@ int main(int argc, char **argv)
 		c[i].pid = spawn(worker, i);
 	if (preempt_run) {
 		/* The switcher only writes; we restore. */
-		remember(PREEMPT_FILE, preempt_orig);
-		c[i].pid = spawn(preempt_child, 0);
+		preempt_changed = true;
+		c[i].pid = spawn(preempt_switcher, 0);
 	}
 
 	why = monitor(c, opt.procs + preempt_run, start);
@@ -1042,14 +838,14 @@ int main(int argc, char **argv)
 
 	mthp_stats(alloc1, fb1);
 	for (i = 0; i < K_1G; i++)
-		if (kinds[i].avail && kinds[i].type == ANON && alloc0[i] >= 0 &&
+		if (kinds[i].avail && !kinds[i].hc.hugetlb && alloc0[i] >= 0 &&
 		    fb0[i] >= 0)
 			ksft_print_msg("sysfs hugepages-%zukB: anon_fault_alloc +%ld anon_fault_fallback +%ld (whole system)\n",
-				       kinds[i].size >> 10, alloc1[i] - alloc0[i],
+				       kinds[i].hc.size >> 10, alloc1[i] - alloc0[i],
 				       fb1[i] - fb0[i]);
 
 	report_all(c, opt.procs, preempt_run, why, now() - start, stuck);
-	printf("faults: %llu\n", (unsigned long long)TOTAL(faults));
-	printf("nonzero_bytes: %llu\n", (unsigned long long)TOTAL(nonzero));
+	ksft_print_msg("faults: %llu\n", (unsigned long long)TOTAL(faults));
+	ksft_print_msg("nonzero_bytes: %llu\n", (unsigned long long)TOTAL(nonzero));
 	ksft_finished();
 }

@@ -21,17 +21,15 @@ out=$RESULTS/bisect
 rm -rf "$out"
 mkdir -p "$out" "$BUILD/bisect"
 t0=$(date +%s)
-step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" || exit 1
-step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" || exit 1
 # Its own initramfs, so that make check can run beside it.
 export INITRD=$BUILD/bisect/initramfs.cpio.gz
-step initramfs guest "$LOGS/bisect-initramfs.log" "$TOP/scripts/initramfs.sh" "$INITRD" || exit 1
+prepare || exit 1
 mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
 N=${#series[@]}
 # Files through which a patch changes how huge pages are cleared.
 clearing='mm/memory.c|arch/x86/lib/clear_page_64.S|arch/x86/include/asm/page_64.h|kernel/entry/common.c|arch/x86/mm/clear_pages.c'
 
-res() { echo "$1 $2" | tee -a "$out/all.txt"; }
+res() { echo "$1 $2" | tee -a "$out/bisect.txt"; }
 
 # 1. Build every prefix; keep the images of those that will boot.
 boot=()
@@ -60,9 +58,8 @@ latency() {
 	step boot "prefix $n/$N $variants" "$out/$n-$variants.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/bisect/$n.bzImage" none "$run" "$log" $((dur * 4 + 300)) \
 		"latency_dur=$dur latency_variants=$variants" >&2 || return 1
-	"$TOP/scripts/scan-console.sh" "$log" "prefix $n/$N" >>"$out/all.txt" || return 1
-	sed 's/\r$//' "$log" | awk '/^LATENCY / && /max_us=/ {
-		split($3, kv, "="); print $2, kv[2] }'
+	judge "$log" "prefix $n/$N" >>"$out/bisect.txt" || return 1
+	measurements "${log%.console.log}.ktap" latency.sh | awk -F'\t' '$2 == "max_us" { print $1, $3 }'
 }
 
 # 2. The bound, from the whole series.
@@ -97,8 +94,5 @@ for n in "${boot[@]}"; do
 	fi
 done
 
-pass=$(grep -c '^PASS' "$out/all.txt")
-fail=$(grep -c '^FAIL' "$out/all.txt")
-echo "results: $out/all.txt, $(($(date +%s) - t0))s"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+echo "$(($(date +%s) - t0))s"
+tally "$out"

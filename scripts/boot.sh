@@ -2,21 +2,25 @@
 # boot.sh BZIMAGE PREEMPT RUN LOG [TIMEOUT_S] [EXTRA_CMDLINE]
 # Boot BZIMAGE under QEMU TCG with the test initramfs and preempt=PREEMPT,
 # run the guest programs RUN (comma separated, see guest/init), and save
-# the serial console in LOG. Exits 0 when the guest reported HARNESS-DONE,
+# the serial console in LOG and the KTAP results that guest/init writes on
+# the second serial port in LOG's name with .ktap for .console.log. Exits 0 when the guest reported HARNESS-DONE,
 # 2 if it panicked, 3 if it timed out (hung), 4 if it stopped with no result.
 set -u
 . "$(dirname "$0")/lib.sh"
 
 img=$1 preempt=$2 run=$3 log=$4 limit=${5:-600} extra=${6:-}
 initrd=${INITRD:-$BUILD/initramfs.cpio.gz}
+ktap=${log%.console.log}.ktap
+[ "$ktap" != "$log" ] || ktap=$log.ktap
 [ -f "$img" ] || die "no kernel image $img"
 [ -f "$initrd" ] || die "no initramfs $initrd"
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 
+rm -f "$log" "$ktap"
 # TCG only: /dev/kvm here is a nested hypervisor that cannot run a stock kernel.
 timeout -k 5 "$limit" qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp "${GUEST_CPUS:-2}" \
 	-m "${GUEST_MEM:-6G}" -display none -monitor none -no-reboot \
-	-serial "file:$log" -kernel "$img" -initrd "$initrd" \
+	-serial "file:$log" -serial "file:$ktap" -kernel "$img" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 tsc=reliable preempt=$preempt hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=64 run=$run $extra" \
 	</dev/null
 rc=$?

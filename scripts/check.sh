@@ -14,13 +14,10 @@ t0=$(date +%s)
 rc=0
 
 kernels="baseline patched seed"
-built=""
+prepare $kernels || rc=1
 for k in $kernels; do
-	if "$TOP/scripts/kernels.sh" $k; then
-		built="$built $k"
-	else
+	[[ " $built " == *" $k "* ]] ||
 		echo "FAIL $k: kernel build (see the log above)" >"$out/$k-build.txt"
-	fi
 done
 # Both series: checkpatch --strict, and every file the series adds has a
 # maintainer in the tree it is applied to.
@@ -41,8 +38,6 @@ if ! step build mm-selftests "$LOGS/mm-selftests.log" "$TOP/scripts/mm-selftests
 	echo "FAIL mm selftests: build" >"$out/mm-selftests-build.txt"
 	rm -rf "$BUILD/mm-selftests/bin"
 fi
-step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
-	"$BUILD/initramfs.cpio.gz" || rc=1
 
 # The series' KUnit suites must run on the patched kernel.
 suites_patched="x86_clear_pages folio_zero_user resched_ranges"
@@ -59,7 +54,7 @@ for k in $kernels; do
 		step boot "$k/$p" "$out/$k-$p.boot.log" "$TOP/scripts/boot.sh" "$img" "$p" \
 			hugezero,faults "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
 			echo "FAIL $k/$p: boot: $(tail -n 1 "$out/$k-$p.boot.log")" >"$res"
-		"$TOP/scripts/scan-console.sh" "$out/$k-$p.console.log" "$k/$p" $suites >>"$res"
+		judge "$out/$k-$p.console.log" "$k/$p" $suites >>"$res"
 		grep -q "preempt: .*($p)" "$out/$k-$p.console.log" ||
 			echo "FAIL $k/$p: the guest did not run under preempt=$p" >>"$res"
 	done
@@ -77,7 +72,7 @@ for k in baseline patched; do
 	step boot "$k/mm" "$out/$k-mm.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-$k/arch/x86/boot/bzImage" none mm-selftests.sh "$log" \
 		"${BOOT_TIMEOUT:-600}" || echo "FAIL $k/mm: boot: $(tail -n 1 "$out/$k-mm.boot.log")" >"$res"
-	"$TOP/scripts/scan-console.sh" "$log" "$k/mm" >>"$res"
+	judge "$log" "$k/mm" >>"$res"
 done
 if [ -f "$out/baseline-mm.txt" ] && [ -f "$out/patched-mm.txt" ]; then
 	lost=$(comm -23 <(sed -n 's/^PASS baseline\/mm: mm-selftests.sh\///p' "$out/baseline-mm.txt" | sort) \
@@ -97,7 +92,7 @@ if [[ " $built " == *" patched "* ]] &&
 	step boot patched/badparam "$out/patched-badparam.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-patched/arch/x86/boot/bzImage" none faults "$log" \
 		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=12Q resched_ranges=on"; then
-	"$TOP/scripts/scan-console.sh" "$log" patched/badparam >"$res"
+	judge "$log" patched/badparam >"$res"
 	for bad in 'clear_nt_threshold=12Q is not a size' 'resched_ranges=on: only "off" is accepted'; do
 		if grep -aqF "$bad" "$log"; then
 			echo "PASS patched/badparam: refused with a message: $bad" >>"$res"
@@ -127,7 +122,7 @@ if [[ " $built " == *" patched "* ]] &&
 	step boot patched/ranges-off "$out/patched-ranges-off.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults "$log" \
 		"${BOOT_TIMEOUT:-600}" "resched_ranges=off"; then
-	"$TOP/scripts/scan-console.sh" "$log" patched/ranges-off $suites_patched >"$res"
+	judge "$log" patched/ranges-off $suites_patched >"$res"
 	if grep -aq '^resched_ranges: off' "$log" && ! grep -aq '^resched_ranges: [0-9]* ranges' "$log"; then
 		echo "PASS patched/ranges-off: the table is not in use" >>"$res"
 	else
@@ -146,7 +141,7 @@ if [[ " $built " == *" patched "* ]] &&
 	step boot patched/nt "$out/patched-nt.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero "$log" \
 		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=0"; then
-	"$TOP/scripts/scan-console.sh" "$log" patched/nt >"$res"
+	judge "$log" patched/nt >"$res"
 	if grep -aq '^clear_pages: non-temporal stores for runs over 0 KiB' "$log"; then
 		echo "PASS patched/nt: runs cleared around the cache" >>"$res"
 	else
@@ -157,20 +152,7 @@ else
 fi
 
 echo
-printf '%-20s %7s %7s %7s\n' "kernel/preempt" passed failed skipped
-for f in "$out"/*.txt; do
-	printf '%-20s %7s %7s %7s\n' "$(basename "$f" .txt)" \
-		"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
-done
-cat "$out"/*.txt >"$out/all.txt"
-if grep -q '^FAIL' "$out/all.txt"; then
-	echo
-	echo "failures:"
-	grep '^FAIL' "$out/all.txt" | sed 's/^/  /'
-fi
-echo "results: $out/all.txt (consoles: $out/*.console.log), $(($(date +%s) - t0))s"
-pass=$(grep -c '^PASS' "$out/all.txt")
-fail=$(grep -c '^FAIL' "$out/all.txt")
-skip=$(grep -c '^SKIP' "$out/all.txt")
-echo "$pass passed, $fail failed, $skip skipped"
+tally "$out"
+fail=$?
+echo "$(($(date +%s) - t0))s (consoles and KTAP results: $out/*.console.log, $out/*.ktap)"
 [ "$fail" -eq 0 ] && [ $rc -eq 0 ]

@@ -22,8 +22,29 @@ for applet in $("$busybox" --list); do
 	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
 done
 cp "$TOP/guest/init" "$stage/init"
+# The programs: every guest/X.c but the helpers, a guest/X.c with a
+# guest/X.h. The helpers and the tree's mm selftest library (vm_util.c,
+# thp_settings.c) go into an archive, so that each program links only what
+# it uses. vm_util.c needs the tree's UAPI headers (PAGEMAP_SCAN), from
+# tools/include/uapi as the selftests' lib.mk gives them.
+cc=(gcc -static -O2 -Wall -Werror -I"$ksft")
+objs=${out%.cpio.gz}.objs	# next to the stage, never packed
+rm -rf "$objs"
+mkdir -p "$objs"
+for c in "$ksft/mm/vm_util.c" "$ksft/mm/thp_settings.c"; do
+	"${cc[@]}" -isystem "$SRC/tools/include/uapi" -c -o "$objs/$(basename "$c" .c).o" "$c"
+done
+progs=()
 for c in "$TOP"/guest/*.c; do
-	gcc -static -O2 -Wall -Werror -I"$ksft" -o "$stage/tests/$(basename "$c" .c)" "$c"
+	if [ -f "${c%.c}.h" ]; then
+		"${cc[@]}" -c -o "$objs/$(basename "$c" .c).o" "$c"
+	else
+		progs+=("$c")
+	fi
+done
+ar rcs "$objs/libguest.a" "$objs"/*.o
+for c in "${progs[@]}"; do
+	"${cc[@]}" -o "$stage/tests/$(basename "$c" .c)" "$c" "$objs/libguest.a"
 done
 cp "$TOP"/guest/*.sh "$stage/tests/"
 # The tree's mm selftests, if scripts/mm-selftests.sh built them.

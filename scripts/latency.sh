@@ -13,9 +13,7 @@ dur=${LATENCY_DUR:-20}
 out=$RESULTS/latency
 csv=$RESULTS/latency.csv
 mkdir -p "$out"
-"$TOP/scripts/kernels.sh" baseline patched seed || exit 1
-step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
-	"$BUILD/initramfs.cpio.gz" || exit 1
+prepare baseline patched seed || exit 1
 
 echo "kernel,preempt,variant,max_us,p99_us" >"$csv.tmp"
 fail=0
@@ -29,15 +27,15 @@ run() {
 		fail=1
 		return
 	fi
-	if grep -aq '^not ok' "$log"; then
-		grep -a '^not ok' "$log" | sed "s|^|  $k/$p: |"
+	if ! judge "$log" "$k/$p" >"$out/$k-$p.txt"; then
+		grep '^FAIL' "$out/$k-$p.txt" | sed 's/^/  /'
 		fail=1
 	fi
-	sed 's/\r$//' "$log" | awk -v k="$k" -v p="$p" '
-		/^LATENCY / && /max_us=/ {
-			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			print k "," p "," $2 "," v["max_us"] "," v["p99_us"]
-		}' >>"$csv.tmp"
+	measurements "${log%.console.log}.ktap" latency.sh | awk -F'\t' -v k="$k" -v p="$p" '
+		$2 == "max_us" { max[$1] = $3; order[++n] = $1 }
+		$2 == "p99_us" { p99[$1] = $3 }
+		END { for (i = 1; i <= n; i++) print k "," p "," order[i] "," max[order[i]] "," p99[order[i]] }' \
+		>>"$csv.tmp"
 }
 
 for k in baseline seed patched; do

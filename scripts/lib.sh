@@ -31,3 +31,119 @@ step() {
 	fi
 	return $rc
 }
+
+# prepare_tree: what every target starts with: the Debian packages and
+# the unpacked tree.
+prepare_tree() {
+	step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" &&
+		step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh"
+}
+
+# build_guest NAME: apply what NAME needs and build its guest kernel in
+# $BUILD/obj-NAME: baseline (the tree as shipped), patched (patches/series),
+# seed (patches/seed/series) or debug (patched, with lockdep, KASAN and
+# friends). The series is applied once per run of the calling script.
+build_guest() {
+	local cfg=$TOP/config
+	case $1 in
+	baseline)
+		step build baseline "$LOGS/build-baseline.log" "$TOP/scripts/build-kernel.sh" \
+			"$SRC" "$BUILD/obj-baseline" "$cfg/guest.config" ;;
+	patched | debug)
+		if [ -z "${_applied:-}" ]; then
+			step apply patched "$LOGS/apply.log" "$TOP/scripts/apply.sh" || return 1
+			_applied=1
+		fi
+		if [ "$1" = patched ]; then
+			step build patched "$LOGS/build-patched.log" "$TOP/scripts/build-kernel.sh" \
+				"$SRC_PATCHED" "$BUILD/obj-patched" "$cfg/guest.config" "$cfg/patched.config"
+		else
+			step build debug "$LOGS/build-debug.log" "$TOP/scripts/build-kernel.sh" \
+				"$SRC_PATCHED" "$BUILD/obj-debug" "$cfg/guest.config" \
+				"$cfg/patched.config" "$cfg/debug.config"
+		fi ;;
+	seed)
+		step apply seed "$LOGS/apply-seed.log" env SERIES="$TOP/patches/seed/series" \
+			APPLY_DEST="$BUILD/src-seed" APPLY_SCRATCH="$BUILD/src-seed-apply" \
+			"$TOP/scripts/apply.sh" &&
+			step build seed "$LOGS/build-seed.log" "$TOP/scripts/build-kernel.sh" \
+				"$BUILD/src-seed" "$BUILD/obj-seed" "$cfg/guest.config" "$cfg/seed.config" ;;
+	*)
+		echo "error: unknown kernel '$1' (baseline, patched, seed or debug)" >&2
+		return 1 ;;
+	esac
+}
+
+# prepare KERNEL...: the one set-up chain of every target: packages, tree,
+# the named guest kernels and the initramfs ($INITRD, default
+# $BUILD/initramfs.cpio.gz). Builds all it can; $built lists the kernels
+# that built. Returns 1 if any step failed.
+prepare() {
+	local k rc=0 ird=${INITRD:-$BUILD/initramfs.cpio.gz}
+	built=""
+	prepare_tree || return 1
+	for k; do
+		if build_guest "$k"; then built="$built $k"; else rc=1; fi
+	done
+	step initramfs guest "$LOGS/$(basename "$(dirname "$ird")")-initramfs.log" \
+		"$TOP/scripts/initramfs.sh" "$ird" || rc=1
+	return $rc
+}
+
+# judge LOG LABEL [KUNIT_SUITE...]: the PASS/FAIL/SKIP lines of one boot
+# whose console is LOG: its KTAP results and its console's splats.
+judge() {
+	local log=$1 label=$2
+	shift 2
+	"$TOP/scripts/results.sh" "${log%.console.log}.ktap" "$log" "$label" "$@"
+	"$TOP/scripts/scan-console.sh" "$log" "$label"
+}
+
+# tally DIR: the one tally of every target. DIR/*.txt hold PASS/FAIL/SKIP
+# lines; print a table of them, the failures and "N passed, N failed, N
+# skipped", and gather them in DIR/all.txt. Returns 1 on any FAIL.
+tally() {
+	local dir=$1 f pass fail skip
+	rm -f "$dir/all.txt"
+	printf '%-24s %7s %7s %7s\n' result passed failed skipped
+	for f in "$dir"/*.txt; do
+		printf '%-24s %7s %7s %7s\n' "$(basename "$f" .txt)" \
+			"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
+	done
+	cat "$dir"/*.txt >"$dir/all.tmp"
+	mv "$dir/all.tmp" "$dir/all.txt"
+	if grep -q '^FAIL' "$dir/all.txt"; then
+		echo
+		echo "failures:"
+		grep '^FAIL' "$dir/all.txt" | sed 's/^/  /'
+	fi
+	pass=$(grep -c '^PASS' "$dir/all.txt")
+	fail=$(grep -c '^FAIL' "$dir/all.txt")
+	skip=$(grep -c '^SKIP' "$dir/all.txt")
+	echo "results: $dir/all.txt"
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+}
+
+# measurements KTAP PROGRAM: the measurements of one guest program, read
+# from the results document: each "# key: value" line of the program's
+# subtest belongs to the result line that follows it. Prints one line
+# "result<TAB>key<TAB>value" per measurement of a passed result.
+measurements() {
+	tr -d '\r' <"$1" | awk -v prog="$2" '
+		$0 == "  # Subtest: " prog { in_prog = 1; next }
+		!in_prog { next }
+		/^[^ ]/ { exit }	# the program'"'"'s own result: its subtest ended
+		/^  # [A-Za-z0-9_]+: / {
+			k = $2; sub(/:$/, "", k)
+			v = $0; sub(/^  # [A-Za-z0-9_]+: /, "", v)
+			key[++n] = k; val[n] = v
+			next
+		}
+		/^  (not )?ok [0-9]+ / {
+			name = $0; sub(/^  (not )?ok [0-9]+ /, "", name); sub(/ # .*/, "", name)
+			if ($1 == "ok")
+				for (i = 1; i <= n; i++) print name "\t" key[i] "\t" val[i]
+			n = 0
+		}'
+}

@@ -24,11 +24,9 @@ export INITRD=$mdir/initramfs.cpio.gz	# for boot.sh
 debian_xz=/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 rm -rf "$out"
 mkdir -p "$out" "$mdir"
-step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" || exit 1
-step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" || exit 1
+prepare || exit 1
 step apply matrix "$LOGS/apply-matrix.log" env APPLY_SCRATCH="$BUILD/src-matrix-apply" \
 	APPLY_DEST="$src" "$TOP/scripts/apply.sh" || exit 1
-step initramfs guest "$LOGS/initramfs-matrix.log" "$TOP/scripts/initramfs.sh" "$INITRD" || exit 1
 
 # build NAME FRAGMENT...: build the patched tree in obj-matrix-NAME and
 # write "PASS|FAIL matrix-NAME: builds" to NAME.txt. Environment
@@ -53,7 +51,7 @@ boot() {
 	step boot "matrix-$r" "$out/$r.boot.log" "$TOP/scripts/boot.sh" "$img" "$m" \
 		hugezero,faults "$out/$r.console.log" "${BOOT_TIMEOUT:-600}" ||
 		echo "FAIL matrix-$r: boot" >>"$out/$r.txt"
-	"$TOP/scripts/scan-console.sh" "$out/$r.console.log" "matrix-$r" "$@" >>"$out/$r.txt"
+	judge "$out/$r.console.log" "matrix-$r" "$@" >>"$out/$r.txt"
 }
 
 # preempt= is ignored without PREEMPT_DYNAMIC; the model is built in.
@@ -88,12 +86,4 @@ if [ ! -s "$out/debian.txt" ] &&
 	done
 fi
 
-cat "$out"/*.txt >"$out/all.txt"
-grep '^FAIL' "$out/all.txt"
-for f in "$out"/*.txt; do
-	[ "$f" != "$out/all.txt" ] || continue
-	printf '%-22s %3s passed %3s failed %3s skipped\n' "matrix-$(basename "$f" .txt)" \
-		"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
-done
-echo "$(grep -c '^PASS' "$out/all.txt") passed, $(grep -c '^FAIL' "$out/all.txt") failed, $(grep -c '^SKIP' "$out/all.txt") skipped"
-! grep -q '^FAIL' "$out/all.txt"
+tally "$out"
