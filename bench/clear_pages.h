@@ -13,5 +13,8 @@ void clear_pages_erms(void *addr, unsigned long len);
 #ifdef HAVE_CLEAR_PAGES_NT
 void clear_pages_nt(void *addr, unsigned long len);
 #endif
+#ifdef HAVE_CLEAR_PAGES_CLZERO
+void clear_pages_clzero(void *addr, unsigned long len);
+#endif
 
 #endif

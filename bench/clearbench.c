@@ -9,8 +9,9 @@
  * a file:
  *
  *   strategies.c  the strategy table and the kernel's clear orders
- *   loops.c       store loops of our own: the limit candidates
- *   measure.c     timing, interleaved rounds, medians
+ *   loops.c       loops of our own: the limit candidates, CLZERO, and
+ *                 the user's write and read passes after the clear
+ *   measure.c     timing, interleaved rounds, medians, paired ratios
  *   report.c      notes, header, table, CSVs
  *   probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC
  *   verify.c      -V: orders and all-zero checks, TAP
@@ -56,7 +57,11 @@ static void usage(FILE *f)
 		"             below); -S help lists them\n"
 		"  -B MODE    backing: auto (hugetlb, else THP), hugetlb, thp\n"
 		"  -o FILE    summary CSV: strategy,page,gbps,e2e_gbps (medians)\n"
-		"  -R FILE    raw CSV, one row per run: round,strategy,page,gbps,e2e_gbps\n"
+		"  -R FILE    raw CSV, one row per run: round,strategy,page,gbps,\n"
+		"             e2e_gbps,e2e_read_gbps (e2e: the clear, then the user's\n"
+		"             write or read pass)\n"
+		"  -P FILE    per-round paired ratios CSV: strategy,page,metric,vs,\n"
+		"             median,min,max,rounds_won,rounds (vs mainline, best)\n"
 		"  -V         verify: clear once per strategy, check the buffer is\n"
 		"             all zero, print TAP; exit status 1 on any failure\n"
 		"  -h         this help\n"
@@ -165,7 +170,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	memset(o->want, 1, sizeof(o->want));
 	o->backing = BACKING_AUTO;
 
-	while ((c = getopt(argc, argv, "s:r:c:t:p:S:B:o:R:Vh")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:c:t:p:S:B:o:R:P:Vh")) != -1) {
 		switch (c) {
 		case 's':
 			o->size = parse_size(optarg);
@@ -216,6 +221,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		case 'R':
 			o->raw = optarg;
 			break;
+		case 'P':
+			o->ratios = optarg;
+			break;
 		case 'V':
 			o->verify = true;
 			break;
@@ -264,7 +272,7 @@ static int pin(int cpu)
 /* Measure, then the table and the CSVs. */
 static int bench(const struct opts *o)
 {
-	static struct results res = { .limit_of = { -1, -1 } };
+	static struct results res;
 	int err = 0;
 
 	if (!measure(o, &res)) {
@@ -275,6 +283,8 @@ static int bench(const struct opts *o)
 	if (o->csv && write_csv(o, &res))
 		err = 1;
 	if (o->raw && write_raw(o, &res))
+		err = 1;
+	if (o->ratios && write_ratios(o, &res))
 		err = 1;
 	return err;
 }

@@ -29,6 +29,7 @@ struct opts {
 	char nt_src[160];
 	const char *csv;
 	const char *raw;
+	const char *ratios;
 	bool want_page[NR_PAGES];
 	bool want[NR_STRATEGIES];
 	enum backing_mode backing;

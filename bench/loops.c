@@ -2,12 +2,15 @@
 /*
  * Store loops of clearbench's own, to see how fast this CPU can zero
  * memory at all: the "limit" strategy runs each one the CPU has and keeps
- * the fastest. movnti_clear() also stands in for clear_pages_nt() when
- * the tree has none.
+ * the fastest of them and of everything else measured. movnti_clear() and
+ * clzero_clear() also stand in for clear_pages_nt() and
+ * clear_pages_clzero() when the tree has none. At the end, the user's
+ * passes over the cleared buffer.
  */
 #include <immintrin.h>
 
 #include "loops.h"
+#include "probe.h"
 
 /* MOVNTI, 64 bytes an iteration: clear_pages_nt() when the tree has none. */
 void movnti_clear(void *addr, unsigned long len)
@@ -84,4 +87,168 @@ void avx512_clear(void *addr, unsigned long len)
 		_mm512_store_si512(p + 2, z);
 		_mm512_store_si512(p + 3, z);
 	}
+}
+
+/*
+ * CLZERO zeroes the cache line that rAX points into, 64 bytes an
+ * instruction, unrolled eight times. Its stores are weakly ordered, as
+ * MOVNTI's: SFENCE at the end. Spelt as bytes for older assemblers.
+ */
+#define CLZERO_INSN	".byte 0x0f, 0x01, 0xfc\n\t"
+#define CLZERO_NEXT	CLZERO_INSN "addq $64, %%rax\n\t"
+
+void clzero_clear(void *addr, unsigned long len)
+{
+	unsigned long n = len / 512;
+
+	if (!n)
+		return;
+	asm volatile("1:\n\t"
+		     CLZERO_NEXT CLZERO_NEXT CLZERO_NEXT CLZERO_NEXT
+		     CLZERO_NEXT CLZERO_NEXT CLZERO_NEXT CLZERO_NEXT
+		     "decq %1\n\t"
+		     "jnz 1b\n\t"
+		     "sfence"
+		     : "+a" (addr), "+r" (n)
+		     :
+		     : "memory", "cc");
+}
+
+/* ---- the user's passes ---- */
+
+/*
+ * The stores go through volatile pointers, so that the compiler can
+ * neither turn the loops into a memset() call (which may bypass the
+ * cache) nor drop them.
+ */
+__attribute__((target("avx512f")))
+static void user_write_avx512(void *addr, unsigned long len)
+{
+	__m512i v = _mm512_set1_epi8(USER_PATTERN);
+	volatile __m512i *p = addr, *end = (__m512i *)((char *)addr + len);
+
+	for (; p < end; p += 4) {
+		p[0] = v;
+		p[1] = v;
+		p[2] = v;
+		p[3] = v;
+	}
+}
+
+__attribute__((target("avx2")))
+static void user_write_avx2(void *addr, unsigned long len)
+{
+	__m256i v = _mm256_set1_epi8(USER_PATTERN);
+	volatile __m256i *p = addr, *end = (__m256i *)((char *)addr + len);
+
+	for (; p < end; p += 4) {
+		p[0] = v;
+		p[1] = v;
+		p[2] = v;
+		p[3] = v;
+	}
+}
+
+static void user_write_sse2(void *addr, unsigned long len)
+{
+	__m128i v = _mm_set1_epi8(USER_PATTERN);
+	volatile __m128i *p = addr, *end = (__m128i *)((char *)addr + len);
+
+	for (; p < end; p += 4) {
+		p[0] = v;
+		p[1] = v;
+		p[2] = v;
+		p[3] = v;
+	}
+}
+
+/* Four independent sums, so that the loads are not serialised on one. */
+__attribute__((target("avx512f")))
+static uint64_t user_read_avx512(const void *addr, unsigned long len)
+{
+	const __m512i *p = addr, *end = (const __m512i *)((const char *)addr + len);
+	__m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+
+	for (; p < end; p += 4) {
+		a = _mm512_add_epi64(a, _mm512_load_si512(p + 0));
+		b = _mm512_add_epi64(b, _mm512_load_si512(p + 1));
+		c = _mm512_add_epi64(c, _mm512_load_si512(p + 2));
+		d = _mm512_add_epi64(d, _mm512_load_si512(p + 3));
+	}
+	a = _mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d));
+	return _mm512_reduce_add_epi64(a);
+}
+
+__attribute__((target("avx2")))
+static uint64_t user_read_avx2(const void *addr, unsigned long len)
+{
+	const __m256i *p = addr, *end = (const __m256i *)((const char *)addr + len);
+	__m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+	__m128i s;
+
+	for (; p < end; p += 4) {
+		a = _mm256_add_epi64(a, _mm256_load_si256(p + 0));
+		b = _mm256_add_epi64(b, _mm256_load_si256(p + 1));
+		c = _mm256_add_epi64(c, _mm256_load_si256(p + 2));
+		d = _mm256_add_epi64(d, _mm256_load_si256(p + 3));
+	}
+	a = _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d));
+	s = _mm_add_epi64(_mm256_castsi256_si128(a),
+			  _mm256_extracti128_si256(a, 1));
+	return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+}
+
+static uint64_t user_read_sse2(const void *addr, unsigned long len)
+{
+	const __m128i *p = addr, *end = (const __m128i *)((const char *)addr + len);
+	__m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
+
+	for (; p < end; p += 4) {
+		a = _mm_add_epi64(a, _mm_load_si128(p + 0));
+		b = _mm_add_epi64(b, _mm_load_si128(p + 1));
+		c = _mm_add_epi64(c, _mm_load_si128(p + 2));
+		d = _mm_add_epi64(d, _mm_load_si128(p + 3));
+	}
+	a = _mm_add_epi64(_mm_add_epi64(a, b), _mm_add_epi64(c, d));
+	return _mm_cvtsi128_si64(a) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
+}
+
+struct user_pass {
+	const char *isa;
+	void (*write)(void *addr, unsigned long len);
+	uint64_t (*read)(const void *addr, unsigned long len);
+};
+
+static const struct user_pass *user_pass(void)
+{
+	static const struct user_pass passes[] = {
+		{ "avx512f", user_write_avx512, user_read_avx512 },
+		{ "avx2", user_write_avx2, user_read_avx2 },
+		{ "sse2", user_write_sse2, user_read_sse2 },
+	};
+	static const struct user_pass *up;
+	unsigned int i = 0;
+
+	/* The widest the CPU has; every x86-64 CPU has the last, SSE2. */
+	if (!up) {
+		while (!cpu_has(passes[i].isa))
+			i++;
+		up = &passes[i];
+	}
+	return up;
+}
+
+void user_write(void *addr, unsigned long len)
+{
+	user_pass()->write(addr, len);
+}
+
+uint64_t user_read(const void *addr, unsigned long len)
+{
+	return user_pass()->read(addr, len);
+}
+
+const char *user_pass_isa(void)
+{
+	return user_pass()->isa;
 }

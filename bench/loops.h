@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Store loops of clearbench's own: the candidates for the "limit"
- * strategy, and the MOVNTI loop that stands in for clear_pages_nt() when
- * the tree has none. Same contract as the kernel's clear_pages_*(): zero
+ * strategy, the MOVNTI and CLZERO loops that stand in for clear_pages_nt()
+ * and clear_pages_clzero() when the tree has none, and the passes of "the
+ * user" after the clear. Same contract as the kernel's clear_pages_*(): zero
  * @len bytes at @addr, @len a multiple of 4096, @addr 64-byte aligned.
- * The AVX ones must only be called if the CPU has the feature.
+ * The AVX and CLZERO ones must only be called if the CPU has the feature.
  */
 #ifndef CLEARBENCH_LOOPS_H
 #define CLEARBENCH_LOOPS_H
+
+#include <stdint.h>
 
 /* Non-temporal (streaming) stores, then SFENCE. */
 void movnti_clear(void *addr, unsigned long len);
@@ -17,5 +20,20 @@ void avx512_nt_clear(void *addr, unsigned long len);
 /* Plain (temporal) vector stores. */
 void avx2_clear(void *addr, unsigned long len);
 void avx512_clear(void *addr, unsigned long len);
+
+/* CLZERO, one 64-byte line an instruction, then SFENCE. */
+void clzero_clear(void *addr, unsigned long len);
+
+/*
+ * "The user" after the fault, as fast as a real program: the widest
+ * vector loads and stores the CPU has (AVX-512, else AVX2, else SSE2).
+ * user_write() stores USER_PATTERN to every byte; user_read() loads every
+ * byte and returns the sum of the 8-byte words (mod 2^64), so that no
+ * compiler can drop the loads. user_pass_isa() says which ISA they use.
+ */
+#define USER_PATTERN	0x01
+void user_write(void *addr, unsigned long len);
+uint64_t user_read(const void *addr, unsigned long len);
+const char *user_pass_isa(void);
 
 #endif

@@ -4,10 +4,17 @@
  * on one huge page backed buffer: one warm-up round, not recorded, then
  * -r rounds, each in an order rotated by one from the round before.
  *
- * gbps is bytes over the time of the clear alone, on a resident buffer.
- * e2e_gbps is bytes over the time of the clear plus one sequential 8-byte
- * store pass by "the user" over the whole buffer, which pays for whatever
- * the clear left out of the cache.
+ * A run of a strategy is two clears of the whole buffer, each followed by
+ * a pass of "the user" over it, as fast as a real program can make one
+ * (loops.c: the widest vector stores and loads the CPU has):
+ *
+ *   gbps           bytes over the time of the first clear alone
+ *   e2e_gbps       bytes over the first clear plus a write pass
+ *   e2e_read_gbps  bytes over the second clear plus a read pass
+ *
+ * The user's passes pay for whatever the clear left out of the cache.
+ * Since the host's bandwidth swings between runs, methods are compared
+ * within a round (paired_ratio()), not by their medians alone.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -20,13 +27,23 @@
 
 #include "clearbench.h"
 #include "hugemem.h"
+#include "loops.h"
 #include "measure.h"
 #include "report.h"
 #include "strategies.h"
 
+const char *const metric_col[NR_METRICS] = {
+	"gbps", "e2e_gbps", "e2e_read_gbps"
+};
+const char *const metric_name[NR_METRICS] = {
+	"clear", "e2e_write", "e2e_read"
+};
+
 static void record(struct results *res, int round, int strat, int page,
-		   double gbps, double e2e)
+		   bool paired, const double v[NR_METRICS])
 {
+	struct raw_run *r;
+
 	if (res->nr == res->cap) {
 		res->cap = res->cap ? 2 * res->cap : 256;
 		res->runs = realloc(res->runs, res->cap * sizeof(*res->runs));
@@ -35,7 +52,12 @@ static void record(struct results *res, int round, int strat, int page,
 			exit(1);
 		}
 	}
-	res->runs[res->nr++] = (struct raw_run){ round, strat, page, gbps, e2e };
+	r = &res->runs[res->nr++];
+	r->round = round;
+	r->strat = strat;
+	r->page = page;
+	r->paired = paired;
+	memcpy(r->v, v, sizeof(r->v));
 	res->measured[page][strat] = true;
 }
 
@@ -52,70 +74,74 @@ static double gbps_of(size_t bytes, uint64_t ns)
 	return ns ? (double)bytes / (double)ns : NAN;
 }
 
-/*
- * What "the user" does after the fault: one sequential pass of plain
- * 8-byte stores. In asm so that the compiler can neither turn it into a
- * memset() call (which may use non-temporal stores) nor vectorise it.
- */
-static void user_write(void *addr, size_t len)
-{
-	unsigned long v = 0x0101010101010101UL, n = len / 64;
-
-	if (!n)
-		return;
-	asm volatile("1:\n\t"
-		     "movq %2, 0(%0)\n\t"
-		     "movq %2, 8(%0)\n\t"
-		     "movq %2, 16(%0)\n\t"
-		     "movq %2, 24(%0)\n\t"
-		     "movq %2, 32(%0)\n\t"
-		     "movq %2, 40(%0)\n\t"
-		     "movq %2, 48(%0)\n\t"
-		     "movq %2, 56(%0)\n\t"
-		     "addq $64, %0\n\t"
-		     "decq %1\n\t"
-		     "jnz 1b"
-		     : "+r" (addr), "+r" (n)
-		     : "r" (v)
-		     : "memory", "cc");
-}
-
 /* ---- running one strategy ---- */
 
-static void run_clear(const struct ctx *c, int strat, double *gbps,
-		      double *e2e)
+static void run_clear(const struct ctx *c, int strat, double v[NR_METRICS],
+		      struct results *res)
 {
 	uint64_t t0, t1, t2;
+	uint64_t sum;
 
 	t0 = now_ns();
 	strategies[strat].clear(c);
 	t1 = now_ns();
 	user_write(c->buf, c->size);
 	t2 = now_ns();
-	*gbps = gbps_of(c->size, t1 - t0);
-	*e2e = gbps_of(c->size, t2 - t0);
+	v[M_GBPS] = gbps_of(c->size, t1 - t0);
+	v[M_E2E_WRITE] = gbps_of(c->size, t2 - t0);
+
+	t0 = now_ns();
+	strategies[strat].clear(c);
+	sum = user_read(c->buf, c->size);
+	t1 = now_ns();
+	v[M_E2E_READ] = gbps_of(c->size, t1 - t0);
+	/* The sum is the user's; a cleared buffer sums to zero. */
+	if (sum && res)
+		res->read_nonzero++;
 }
 
 /* First touch of each page of a fresh hugetlb mapping, at its fault subpage. */
-static int run_host_fault(const struct ctx *c, double *gbps, double *e2e,
+static void host_fault_touch(const struct ctx *c, char *p)
+{
+	unsigned long k;
+
+	for (k = 0; k < c->nr_huge; k++)
+		((volatile char *)p)[k * c->page + c->fault[k] * SZ_4K] = 1;
+}
+
+/*
+ * The first touches as the clear, then the user's passes, as run_clear();
+ * each on a fresh mapping, whose mmap() is not timed.
+ */
+static int run_host_fault(const struct ctx *c, double v[NR_METRICS],
 			  char *why, size_t whylen)
 {
+	volatile uint64_t sink;
 	uint64_t t0, t1, t2;
-	unsigned long k;
 	char *p;
 
 	p = hugetlb_map_fresh(c->size, c->page, why, whylen);
 	if (!p)
 		return -1;
 	t0 = now_ns();
-	for (k = 0; k < c->nr_huge; k++)
-		((volatile char *)p)[k * c->page + c->fault[k] * SZ_4K] = 1;
+	host_fault_touch(c, p);
 	t1 = now_ns();
 	user_write(p, c->size);
 	t2 = now_ns();
 	munmap(p, c->size);
-	*gbps = gbps_of(c->size, t1 - t0);
-	*e2e = gbps_of(c->size, t2 - t0);
+	v[M_GBPS] = gbps_of(c->size, t1 - t0);
+	v[M_E2E_WRITE] = gbps_of(c->size, t2 - t0);
+
+	p = hugetlb_map_fresh(c->size, c->page, why, whylen);
+	if (!p)
+		return -1;
+	t0 = now_ns();
+	host_fault_touch(c, p);
+	sink = user_read(p, c->size);
+	t1 = now_ns();
+	munmap(p, c->size);
+	(void)sink;
+	v[M_E2E_READ] = gbps_of(c->size, t1 - t0);
 	return 0;
 }
 
@@ -135,68 +161,117 @@ static bool host_fault_probe(const struct ctx *c, char *why, size_t whylen)
 	return true;
 }
 
+/*
+ * The rounds. @paired: the runs are interleaved with the others', so that
+ * they can be compared round by round.
+ */
 static void measure_rounds(const struct ctx *c, const struct opts *o,
-			   struct results *res, int pi, const int *sel, int ns)
+			   struct results *res, int pi, const int *sel, int ns,
+			   bool paired)
 {
+	double v[NR_METRICS];
 	char why[256];
-	double g, e;
 	int r, j, s;
 
 	/* Warm-up: every strategy once, not recorded. */
 	for (j = 0; j < ns; j++) {
 		if (sel[j] == S_HOST_FAULT)
-			run_host_fault(c, &g, &e, why, sizeof(why));
+			run_host_fault(c, v, why, sizeof(why));
 		else
-			run_clear(c, sel[j], &g, &e);
+			run_clear(c, sel[j], v, NULL);
 	}
 	for (r = 0; r < o->rounds; r++) {
 		for (j = 0; j < ns; j++) {
 			s = sel[(j + r) % ns];
 			if (s == S_HOST_FAULT) {
-				if (run_host_fault(c, &g, &e, why, sizeof(why)))
+				if (run_host_fault(c, v, why, sizeof(why)))
 					continue;
 			} else {
-				run_clear(c, s, &g, &e);
+				run_clear(c, s, v, res);
 			}
-			record(res, r + 1, s, pi, g, e);
+			record(res, r + 1, s, pi, paired, v);
 		}
 	}
 }
 
+static bool has_paired(const struct results *res, int pi, int s)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr; i++)
+		if (res->runs[i].page == pi && res->runs[i].strat == s &&
+		    res->runs[i].paired)
+			return true;
+	return false;
+}
+
+/* The run of @s in round @round of page size @pi, or NULL. */
+static const struct raw_run *run_in_round(const struct results *res, int pi,
+					  int s, int round)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct raw_run *r = &res->runs[i];
+
+		if (r->page == pi && r->strat == s && r->round == round &&
+		    r->paired)
+			return r;
+	}
+	return NULL;
+}
+
 /*
- * limit is the candidate with the best median clearing rate: its runs
- * become limit's runs, the others stay out of the CSVs.
+ * limit is, for each metric, the method with the best median of all those
+ * measured in the rounds: every strategy (clzero and host-fault included)
+ * and every store loop candidate. No method can beat it. Its runs are
+ * copies of that method's, round by round, so they pair as the method's.
  */
 static void choose_limit(struct results *res, int pi)
 {
-	int s, best = -1, n = 0;
-	double m, best_m = 0;
-	char *note_buf = res->limit_note[pi];
-	size_t i;
+	double v[NR_METRICS], x, best_x[NR_METRICS];
+	const struct raw_run *src;
+	int s, m, r, n;
 
-	for (s = NR_NAMED; s < NR_STRATEGIES; s++) {
-		if (!res->measured[pi][s])
-			continue;
-		m = median(res, pi, s, false);
-		n += snprintf(note_buf + n, sizeof(res->limit_note[pi]) - n,
-			      "%s%s %.2f", n ? ", " : "", strategies[s].name, m);
-		if (best < 0 || m > best_m) {
-			best = s;
-			best_m = m;
+	for (m = 0; m < NR_METRICS; m++) {
+		char *buf = res->limit_note[pi][m];
+		size_t len = sizeof(res->limit_note[pi][m]);
+
+		res->limit_of[pi][m] = -1;
+		for (s = 0, n = 0; s < NR_STRATEGIES; s++) {
+			if (s == S_LIMIT || !res->measured[pi][s] ||
+			    !has_paired(res, pi, s))
+				continue;
+			x = median(res, pi, s, m);
+			if (isnan(x))
+				continue;
+			if (n < (int)len)
+				n += snprintf(buf + n, len - n, "%s%s %.2f",
+					      n ? ", " : "", strategies[s].name, x);
+			if (res->limit_of[pi][m] < 0 || x > best_x[m]) {
+				res->limit_of[pi][m] = s;
+				best_x[m] = x;
+			}
+		}
+		if (res->limit_of[pi][m] < 0) {
+			/* Nothing measured: no limit at all. */
+			for (m = 0; m < NR_METRICS; m++)
+				res->limit_of[pi][m] = -1;
+			return;
 		}
 	}
-	res->limit_of[pi] = best;
-	if (best < 0)
-		return;
-	for (i = 0; i < res->nr; i++)
-		if (res->runs[i].page == pi && res->runs[i].strat == best)
-			res->runs[i].strat = S_LIMIT;
-	res->measured[pi][S_LIMIT] = true;
+	for (r = 1; r <= res->rounds; r++) {
+		for (m = 0; m < NR_METRICS; m++) {
+			src = run_in_round(res, pi, res->limit_of[pi][m], r);
+			v[m] = src ? src->v[m] : NAN;
+		}
+		record(res, r, S_LIMIT, pi, true, v);
+	}
 }
 
 static void measure_page(const struct opts *o, struct results *res, int pi)
 {
-	int sel[NR_STRATEGIES], ns;
+	int sel[NR_STRATEGIES], ns, s, n = 0;
 	bool fault_inline = false, fault_later = false;
 	char why[256] = "";
 	struct hugebuf b;
@@ -211,6 +286,19 @@ static void measure_page(const struct opts *o, struct results *res, int pi)
 	c.buf = b.addr;
 	snprintf(res->backing[pi], sizeof(res->backing[pi]), "%s", b.desc);
 
+	/* Skipped, never faked: what this CPU cannot run. */
+	for (s = 0; s < NR_NAMED; s++) {
+		if (!o->want[s] || strategy_available(s))
+			continue;
+		n += snprintf(res->unavailable[pi] + n,
+			      sizeof(res->unavailable[pi]) - n, "%s%s (no %s)",
+			      n ? ", " : "", strategies[s].name,
+			      strategies[s].cpu_feature);
+	}
+	if (n)
+		note("%s pages: not available on this CPU, skipped: %s\n",
+		     page_name(c.page), res->unavailable[pi]);
+
 	if (o->want[S_HOST_FAULT]) {
 		if (o->backing == BACKING_THP)
 			snprintf(why, sizeof(why), "-B thp leaves hugetlb alone");
@@ -223,18 +311,16 @@ static void measure_page(const struct opts *o, struct results *res, int pi)
 	note("%s pages: %zu MiB, %s; %d runs a round x %d rounds...\n",
 	     page_name(c.page), c.size >> 20, b.desc, ns, o->rounds);
 	fflush(stdout);
-	measure_rounds(&c, o, res, pi, sel, ns);
+	measure_rounds(&c, o, res, pi, sel, ns, true);
 	hugebuf_free(&b);
-	if (o->want[S_LIMIT])
-		choose_limit(res, pi);
 
 	/* Not enough pool for two buffers: host-fault on its own, after. */
 	if (fault_later) {
 		if (host_fault_probe(&c, why, sizeof(why))) {
 			sel[0] = S_HOST_FAULT;
-			measure_rounds(&c, o, res, pi, sel, 1);
+			measure_rounds(&c, o, res, pi, sel, 1, false);
 			snprintf(res->host_fault_note[pi], sizeof(res->host_fault_note[pi]),
-				 "measured after the others (pool too small for both)");
+				 "measured after the others (pool too small for both), not paired");
 		}
 	}
 	if (o->want[S_HOST_FAULT] && !res->measured[pi][S_HOST_FAULT]) {
@@ -243,24 +329,35 @@ static void measure_page(const struct opts *o, struct results *res, int pi)
 		note("host-fault %s: not measured: %s\n", page_name(c.page),
 		     why[0] ? why : "no hugetlb pages");
 	}
+	if (o->want[S_LIMIT])
+		choose_limit(res, pi);
 	hugetlb_restore(c.page);
 	free((void *)c.fault);
 }
 
 size_t measure(const struct opts *o, struct results *res)
 {
-	int pi;
+	int pi, m;
 
+	res->rounds = o->rounds;
+	for (pi = 0; pi < NR_PAGES; pi++)
+		for (m = 0; m < NR_METRICS; m++)
+			res->limit_of[pi][m] = -1;
+	note("user passes: %s vector stores (write), %s loads summed (read)\n",
+	     user_pass_isa(), user_pass_isa());
 	if (o->rounds < 5)
 		note("note: %d rounds; use at least 5 for figures to quote\n",
 		     o->rounds);
 	for (pi = 0; pi < NR_PAGES; pi++)
 		if (o->want_page[pi])
 			measure_page(o, res, pi);
+	if (res->read_nonzero)
+		note("warning: %lu read passes found non-zero bytes after a clear\n",
+		     res->read_nonzero);
 	return res->nr;
 }
 
-/* ---- medians ---- */
+/* ---- medians and paired ratios ---- */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -269,7 +366,15 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double median(const struct results *res, int pi, int s, bool e2e)
+static double median_of(double *v, int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double median(const struct results *res, int pi, int s, enum metric m)
 {
 	double v[MAX_ROUNDS];
 	size_t i;
@@ -277,13 +382,78 @@ double median(const struct results *res, int pi, int s, bool e2e)
 
 	for (i = 0; i < res->nr; i++) {
 		const struct raw_run *r = &res->runs[i];
-		double x = e2e ? r->e2e : r->gbps;
 
-		if (r->page == pi && r->strat == s && !isnan(x) && n < MAX_ROUNDS)
-			v[n++] = x;
+		if (r->page == pi && r->strat == s && !isnan(r->v[m]) &&
+		    n < MAX_ROUNDS)
+			v[n++] = r->v[m];
 	}
+	return median_of(v, n);
+}
+
+/*
+ * Metric @m of every method in every round of page size @pi, paired runs
+ * only: tab[s * (rounds + 1) + round], NAN where there is none.
+ */
+static double *round_table(const struct results *res, int pi, enum metric m)
+{
+	size_t i, n = (size_t)NR_STRATEGIES * (res->rounds + 1);
+	double *tab = malloc(n * sizeof(*tab));
+
+	if (!tab) {
+		perror("clearbench: malloc");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		tab[i] = NAN;
+	for (i = 0; i < res->nr; i++) {
+		const struct raw_run *r = &res->runs[i];
+
+		if (r->page == pi && r->paired && r->round >= 1 &&
+		    r->round <= res->rounds)
+			tab[r->strat * (res->rounds + 1) + r->round] = r->v[m];
+	}
+	return tab;
+}
+
+bool paired_ratio(const struct results *res, int pi, int s, enum metric m,
+		  int vs, struct ratio_stats *st)
+{
+	double *tab = round_table(res, pi, m), ratio[MAX_ROUNDS];
+	int stride = res->rounds + 1, r, k, n = 0;
+	double x, y, best;
+
+	memset(st, 0, sizeof(*st));
+	for (r = 1; r <= res->rounds; r++) {
+		x = tab[s * stride + r];
+		if (isnan(x))
+			continue;
+		/* The best of the round; limit is a copy of one of them. */
+		best = NAN;
+		for (k = 0; k < NR_STRATEGIES; k++) {
+			y = tab[k * stride + r];
+			if (k != S_LIMIT && !isnan(y) && (isnan(best) || y > best))
+				best = y;
+		}
+		if (isnan(best))
+			continue;
+		y = vs == VS_BEST ? best : tab[vs * stride + r];
+		if (isnan(y) || y <= 0)
+			continue;
+		if (x >= best)
+			st->won++;
+		ratio[n++] = x / y;
+	}
+	free(tab);
+	st->rounds = n;
 	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		return false;
+	st->min = st->max = ratio[0];
+	for (k = 1; k < n; k++) {
+		if (ratio[k] < st->min)
+			st->min = ratio[k];
+		if (ratio[k] > st->max)
+			st->max = ratio[k];
+	}
+	st->median = median_of(ratio, n);
+	return true;
 }

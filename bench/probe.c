@@ -5,6 +5,7 @@
  * the kernel's default NT threshold is made of.
  */
 #define _GNU_SOURCE
+#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,16 @@ static void parse_cpuinfo(struct cpu_info *ci)
 	fclose(f);
 }
 
+/* CLZERO: AMD's CPUID Fn8000_0008 EBX bit 0. */
+static bool cpuid_clzero(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid(0x80000008, &eax, &ebx, &ecx, &edx))
+		return false;
+	return ebx & 1;
+}
+
 const struct cpu_info *cpu_info(void)
 {
 	static struct cpu_info ci;
@@ -80,6 +91,7 @@ const struct cpu_info *cpu_info(void)
 		ci.avx512f = __builtin_cpu_supports("avx512f");
 		ci.avx2 = __builtin_cpu_supports("avx2");
 		ci.sse2 = __builtin_cpu_supports("sse2");
+		ci.clzero = cpuid_clzero();
 		probed = true;
 	}
 	return &ci;
@@ -89,6 +101,10 @@ bool cpu_has(const char *feature)
 {
 	const struct cpu_info *ci = cpu_info();
 
+	if (!feature)
+		return true;
+	if (!strcmp(feature, "clzero"))
+		return ci->clzero;
 	if (!strcmp(feature, "avx512f"))
 		return ci->avx512f;
 	if (!strcmp(feature, "avx2"))

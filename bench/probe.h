@@ -15,12 +15,16 @@ struct cpu_info {
 	char model[128];	/* model name, "unknown" if none */
 	bool erms, fsrm;	/* in the flags line */
 	bool avx512f, avx2, sse2;	/* CPUID, as the compiler sees it */
+	bool clzero;		/* CPUID 0x80000008 EBX bit 0 */
 };
 
 /* The host CPU, probed on the first call. */
 const struct cpu_info *cpu_info(void);
 
-/* Can this CPU run code built for @feature ("avx512f", "avx2", "sse2")? */
+/*
+ * Can this CPU run code built for @feature ("avx512f", "avx2", "sse2",
+ * "clzero")? NULL: no feature needed.
+ */
 bool cpu_has(const char *feature);
 
 /*

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What clearbench tells: notes as it goes, a header of what it runs on,
- * the table of medians with their ratios to mainline, and the CSVs that
- * scripts/bench.sh and scripts/plot-bench.sh read:
+ * the table of medians, the table of per-round paired ratios, and the
+ * CSVs that scripts/bench.sh, scripts/plot-bench.sh and
+ * scripts/bench-goals.sh read:
  *
- *   -o  strategy,page,gbps,e2e_gbps           medians
- *   -R  round,strategy,page,gbps,e2e_gbps     every run
+ *   -o  strategy,page,gbps,e2e_gbps                     medians
+ *   -R  round,strategy,page,gbps,e2e_gbps,e2e_read_gbps every run
+ *   -P  strategy,page,metric,vs,median,min,max,rounds_won,rounds
  *
- * The limit candidates appear only as limit, and in the "limit:" line.
+ * e2e_gbps is the clear then the user's write pass. -o has the named
+ * strategies only; -R and -P also have limit's own candidates, under
+ * their names. limit's rows are copies of the method it was.
  */
 #include <errno.h>
 #include <math.h>
@@ -55,6 +59,9 @@ void print_header(const struct opts *o)
 	     cpu_has("avx512f") ? "yes" : "no", o->cpu);
 	note("clear_page_64.S: %s\n", CLEAR_PAGE_S);
 	note("nt uses: %s\n", nt_source);
+	note("clzero uses: %s; CLZERO (CPUID 0x80000008 EBX bit 0): %s\n",
+	     clzero_source, cpu_has("clzero") ? "yes" :
+	     "no, clzero is skipped");
 	note("NT threshold: %zu bytes (%s)\n", o->nt_thresh, o->nt_src);
 	large_method(&large);
 	note("default: regions over the threshold use %s, the rest clear_pages_erms\n",
@@ -76,54 +83,86 @@ static void fmt_num(char *buf, size_t len, double x)
 		snprintf(buf, len, "%.2f", x);
 }
 
-static void fmt_ratio(char *buf, size_t len, double x, double base)
+static void print_medians(const struct results *res, int pi, int s)
 {
-	if (isnan(x) || isnan(base) || base <= 0)
-		buf[0] = '\0';
-	else
-		snprintf(buf, len, "%.2fx", x / base);
+	char v[NR_METRICS][16];
+	int m;
+
+	for (m = 0; m < NR_METRICS; m++)
+		fmt_num(v[m], sizeof(v[m]), median(res, pi, s, m));
+	printf("%-4s %-12s %8s %10s %10s\n", page_name(page_sizes[pi]),
+	       strategies[s].name, v[M_GBPS], v[M_E2E_WRITE], v[M_E2E_READ]);
 }
 
-static void print_row(const struct results *res, const char *name, int pi,
-		      int s)
+/* "1.02x [0.98-1.05]", or "" if there is no paired round. */
+static void fmt_ratio(char *buf, size_t len, const struct results *res,
+		      int pi, int s, enum metric m, int vs, int *won,
+		      int *rounds)
 {
-	int ml = S_MAINLINE;
-	double g = median(res, pi, s, false), e = median(res, pi, s, true);
-	char gs[16], es[16], gr[16], er[16], label[40];
+	struct ratio_stats st;
 
-	fmt_num(gs, sizeof(gs), g);
-	fmt_num(es, sizeof(es), e);
-	fmt_ratio(gr, sizeof(gr), g, median(res, pi, ml, false));
-	fmt_ratio(er, sizeof(er), e, median(res, pi, ml, true));
-	snprintf(label, sizeof(label), "%s/mainline", name);
-	printf("%-4s %-11s %8s %9s   %-20s %7s %9s\n", page_name(page_sizes[pi]),
-	       name, gs, es, label, gr, er);
+	buf[0] = '\0';
+	if (!paired_ratio(res, pi, s, m, vs, &st))
+		return;
+	snprintf(buf, len, "%.2fx [%.2f-%.2f]", st.median, st.min, st.max);
+	*won = st.won;
+	*rounds = st.rounds;
+}
+
+static void print_ratios(const struct results *res, int pi, int s)
+{
+	char ml[40], best[40], won[16];
+	int m, w, n;
+
+	for (m = 0; m < NR_METRICS; m++) {
+		w = n = 0;
+		fmt_ratio(ml, sizeof(ml), res, pi, s, m, S_MAINLINE, &w, &n);
+		fmt_ratio(best, sizeof(best), res, pi, s, m, VS_BEST, &w, &n);
+		if (n)
+			snprintf(won, sizeof(won), "%d/%d", w, n);
+		else
+			snprintf(won, sizeof(won), "%s", "unpaired");
+		printf("%-4s %-12s %-10s %-22s %-22s %s\n",
+		       page_name(page_sizes[pi]), strategies[s].name,
+		       metric_name[m], ml, best, won);
+	}
 }
 
 void print_table(const struct results *res)
 {
-	int pi, s;
+	int pi, s, m;
 
-	printf("\npage strategy       gbps  e2e_gbps   %-20s %7s %9s\n",
-	       "ratio", "gbps", "e2e_gbps");
-	for (pi = 0; pi < NR_PAGES; pi++) {
+	printf("\nmedians, GB/s\npage strategy         clear  e2e_write   e2e_read\n");
+	for (pi = 0; pi < NR_PAGES; pi++)
 		for (s = 0; s < NR_NAMED; s++)
 			if (res->measured[pi][s])
-				print_row(res, strategies[s].name, pi, s);
-	}
+				print_medians(res, pi, s);
+
+	printf("\nper-round paired ratios: median [min-max] over the rounds; won: rounds\n"
+	       "it was the fastest of all methods measured (limit's candidates too)\n");
+	printf("page strategy     metric     %-22s %-22s %s\n",
+	       "/mainline", "/best of round", "won");
+	for (pi = 0; pi < NR_PAGES; pi++)
+		for (s = 0; s < NR_NAMED; s++)
+			if (res->measured[pi][s])
+				print_ratios(res, pi, s);
 	printf("\n");
 	for (pi = 0; pi < NR_PAGES; pi++) {
+		const char *pn = page_name(page_sizes[pi]);
+
 		if (res->backing[pi][0])
-			printf("%s backing: %s\n", page_name(page_sizes[pi]),
-			       res->backing[pi]);
-		if (res->limit_of[pi] >= 0)
-			printf("%s limit: %s (median GB/s of the candidates: %s)\n",
-			       page_name(page_sizes[pi]),
-			       strategies[res->limit_of[pi]].name,
-			       res->limit_note[pi]);
+			printf("%s backing: %s\n", pn, res->backing[pi]);
+		for (m = 0; m < NR_METRICS; m++)
+			if (res->limit_of[pi][m] >= 0)
+				printf("%s limit %s: %s (medians of all methods: %s)\n",
+				       pn, metric_name[m],
+				       strategies[res->limit_of[pi][m]].name,
+				       res->limit_note[pi][m]);
+		if (res->unavailable[pi][0])
+			printf("%s not available on this CPU, skipped: %s\n", pn,
+			       res->unavailable[pi]);
 		if (res->host_fault_note[pi][0])
-			printf("%s host-fault: %s\n", page_name(page_sizes[pi]),
-			       res->host_fault_note[pi]);
+			printf("%s host-fault: %s\n", pn, res->host_fault_note[pi]);
 	}
 }
 
@@ -141,8 +180,8 @@ static void csv_row(FILE *f, const struct results *res, const char *name,
 {
 	char gs[16], es[16];
 
-	fmt_num(gs, sizeof(gs), median(res, pi, s, false));
-	fmt_num(es, sizeof(es), median(res, pi, s, true));
+	fmt_num(gs, sizeof(gs), median(res, pi, s, M_GBPS));
+	fmt_num(es, sizeof(es), median(res, pi, s, M_E2E_WRITE));
 	fprintf(f, "%s,%s,%s,%s\n", name, page_name(page_sizes[pi]), gs, es);
 }
 
@@ -165,22 +204,53 @@ int write_csv(const struct opts *o, const struct results *res)
 int write_raw(const struct opts *o, const struct results *res)
 {
 	FILE *f = open_out(o->raw);
-	char gs[16], es[16];
+	char v[16];
 	size_t i;
+	int m;
 
 	if (!f)
 		return -1;
-	fprintf(f, "round,strategy,page,gbps,e2e_gbps\n");
+	fprintf(f, "round,strategy,page,gbps,e2e_gbps,e2e_read_gbps\n");
 	for (i = 0; i < res->nr; i++) {
 		const struct raw_run *r = &res->runs[i];
 
-		if (is_candidate(r->strat))
-			continue;
-		fmt_num(gs, sizeof(gs), r->gbps);
-		fmt_num(es, sizeof(es), r->e2e);
-		fprintf(f, "%d,%s,%s,%s,%s\n", r->round,
-			strategies[r->strat].name, page_name(page_sizes[r->page]),
-			gs, es);
+		fprintf(f, "%d,%s,%s", r->round, strategies[r->strat].name,
+			page_name(page_sizes[r->page]));
+		for (m = 0; m < NR_METRICS; m++) {
+			fmt_num(v, sizeof(v), r->v[m]);
+			fprintf(f, ",%s", v);
+		}
+		fprintf(f, "\n");
 	}
+	return fclose(f) ? -1 : 0;
+}
+
+static void ratio_row(FILE *f, const struct results *res, int pi, int s,
+		      enum metric m, int vs)
+{
+	struct ratio_stats st;
+
+	if (!paired_ratio(res, pi, s, m, vs, &st))
+		return;
+	fprintf(f, "%s,%s,%s,%s,%.4f,%.4f,%.4f,%d,%d\n", strategies[s].name,
+		page_name(page_sizes[pi]), metric_col[m],
+		vs == VS_BEST ? "best" : strategies[vs].name, st.median,
+		st.min, st.max, st.won, st.rounds);
+}
+
+int write_ratios(const struct opts *o, const struct results *res)
+{
+	FILE *f = open_out(o->ratios);
+	int pi, s, m;
+
+	if (!f)
+		return -1;
+	fprintf(f, "strategy,page,metric,vs,median,min,max,rounds_won,rounds\n");
+	for (pi = 0; pi < NR_PAGES; pi++)
+		for (s = 0; s < NR_STRATEGIES; s++)
+			for (m = 0; m < NR_METRICS && res->measured[pi][s]; m++) {
+				ratio_row(f, res, pi, s, m, S_MAINLINE);
+				ratio_row(f, res, pi, s, m, VS_BEST);
+			}
 	return fclose(f) ? -1 : 0;
 }

@@ -34,6 +34,15 @@ const char nt_source[] =
 	"clearbench's own MOVNTI loop (the tree has no clear_pages_nt)";
 #endif
 
+#ifdef HAVE_CLEAR_PAGES_CLZERO
+#define clzero_fn	clear_pages_clzero
+const char clzero_source[] = "clear_pages_clzero() from the tree";
+#else
+#define clzero_fn	clzero_clear
+const char clzero_source[] =
+	"clearbench's own CLZERO loop (the tree has no clear_pages_clzero)";
+#endif
+
 /* ---- the context ---- */
 
 static uint64_t xorshift64(uint64_t *s)
@@ -260,6 +269,12 @@ static void limit_avx2_store(const struct ctx *c)
 	clear_each_page(c, avx2_clear);
 }
 
+/* Only where the CPU has CLZERO: see strategy_available(). */
+static void clear_clzero(const struct ctx *c)
+{
+	clear_each_page(c, clzero_fn);
+}
+
 static void clear_rep(const struct ctx *c)
 {
 	clear_each_page(c, clear_pages_rep);
@@ -284,11 +299,13 @@ const struct strategy strategies[NR_STRATEGIES] = {
 	[S_DEFAULT]	= { "default", clear_nt, NULL,
 		"as multi, regions over -t with clear_pages_nt() (Intel only)" },
 	[S_LIMIT]	= { "limit", NULL, NULL,
-		"the fastest (best median) of the store loops below this CPU has" },
+		"the fastest (best median) of all measured: strategies and the loops below" },
 	[S_REP]		= { "rep", clear_rep, NULL,
 		"clear_pages_rep() (REP STOSQ), one call per huge page" },
 	[S_ORIG]	= { "orig", clear_orig, NULL,
 		"clear_pages_orig() (unrolled MOVQ loop), one call per huge page" },
+	[S_CLZERO]	= { "clzero", clear_clzero, "clzero",
+		"CLZERO, a line an instruction, then SFENCE; one call per huge page (AMD)" },
 	[S_HOST_FAULT]	= { "host-fault", NULL, NULL,
 		"the host kernel: first touch of fresh MAP_HUGETLB pages" },
 	[S_AVX512_NT]	= { "avx512-nt", limit_avx512, "avx512f",
@@ -302,6 +319,11 @@ const struct strategy strategies[NR_STRATEGIES] = {
 	[S_AVX2]	= { "avx2-store", limit_avx2_store, "avx2",
 		"AVX2 plain (cached) stores" },
 };
+
+bool strategy_available(int s)
+{
+	return cpu_has(strategies[s].cpu_feature);
+}
 
 int strategy_index(const char *name)
 {
@@ -319,10 +341,11 @@ void strategies_help(FILE *f, const char *indent)
 
 	for (s = 0; s < NR_STRATEGIES; s++) {
 		if (s == NR_NAMED)
-			fprintf(f, "%slimit's candidates (not for -S), those this CPU has:\n",
+			fprintf(f, "%slimit's own candidates (not for -S):\n",
 				indent);
-		fprintf(f, "%s%-12s %s\n", indent, strategies[s].name,
-			strategies[s].desc);
+		fprintf(f, "%s%-12s %s%s\n", indent, strategies[s].name,
+			strategies[s].desc,
+			strategy_available(s) ? "" : " [not on this CPU]");
 	}
 }
 
@@ -331,12 +354,13 @@ int select_strategies(const bool want[NR_STRATEGIES], bool with_fault, int *sel)
 	int s, ns = 0;
 
 	for (s = 0; s < NR_NAMED; s++) {
-		if (!want[s] || s == S_LIMIT || (s == S_HOST_FAULT && !with_fault))
+		if (!want[s] || s == S_LIMIT || (s == S_HOST_FAULT && !with_fault) ||
+		    !strategy_available(s))
 			continue;
 		sel[ns++] = s;
 	}
 	for (s = NR_NAMED; s < NR_STRATEGIES && want[S_LIMIT]; s++)
-		if (cpu_has(strategies[s].cpu_feature))
+		if (strategy_available(s))
 			sel[ns++] = s;
 	return ns;
 }

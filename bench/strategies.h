@@ -91,14 +91,14 @@ unsigned int huge_regions(unsigned long nr, unsigned long f,
 struct strategy {
 	const char *name;
 	void (*clear)(const struct ctx *c);	/* NULL: not a clear */
-	const char *cpu_feature;		/* limit candidates only */
+	const char *cpu_feature;		/* what the CPU must have, or NULL */
 	const char *desc;			/* one line, for -S help */
 };
 
 enum {
 	/* What the options and CSVs can name. */
 	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
-	S_HOST_FAULT,
+	S_CLZERO, S_HOST_FAULT,
 	NR_NAMED,
 	/* Candidates for limit, which stand in for it in the runs. */
 	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
@@ -115,19 +115,25 @@ static inline bool is_candidate(int s)
 /* Index of the named strategy @name, or -1. */
 int strategy_index(const char *name);
 
+/* Can this CPU run strategy @s (see cpu_feature)? */
+bool strategy_available(int s);
+
 /* List the strategies and what each does, as -S help does. */
 void strategies_help(FILE *f, const char *indent);
 
 /*
- * The strategies to run, in order, into @sel: those in @want, with
- * host-fault only if @with_fault, and limit as the candidates this CPU
- * can run. Returns how many.
+ * The strategies to run, in order, into @sel: those in @want this CPU can
+ * run (see strategy_available()), with host-fault only if @with_fault,
+ * and limit as the candidates this CPU can run. Returns how many.
  */
 int select_strategies(const bool want[NR_STRATEGIES], bool with_fault,
 		      int *sel);
 
 /* Where clear_pages_nt() comes from: the tree, or our own MOVNTI loop. */
 extern const char nt_source[];
+
+/* Where clear_pages_clzero() comes from: the tree, or our own loop. */
+extern const char clzero_source[];
 
 /* How the kernel's default bypasses the cache above the threshold. */
 clear_fn large_method(const char **name);

@@ -3,7 +3,10 @@
  * -V: does each order cover every subpage exactly once and end at the
  * fault, and does every strategy leave the buffer all zero? One clear per
  * strategy and page size on a buffer filled with 0xa5, TAP on stdout
- * (notes as "# " comments), exit status 1 on any failure.
+ * (notes as "# " comments), exit status 1 on any failure. A strategy the
+ * CPU cannot run (clzero without CLZERO) is a SKIP. Then the user's
+ * passes: does the write pass store every byte, and does the read pass
+ * sum every word?
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -14,6 +17,7 @@
 
 #include "clearbench.h"
 #include "hugemem.h"
+#include "loops.h"
 #include "report.h"
 #include "strategies.h"
 #include "verify.h"
@@ -115,6 +119,33 @@ static void verify_orders(void)
 	tap(ok_reg, "regions cover each subpage once, neighbourhood last");
 }
 
+/* The user's write pass stores every byte; the read pass sums every word. */
+static void verify_user(char *buf, size_t len, const char *page)
+{
+	const uint64_t *q = (const uint64_t *)buf;
+	uint64_t want = 0;
+	size_t i, bad = len;
+
+	memset(buf, 0, len);
+	user_write(buf, len);
+	for (i = 0; i < len && bad == len; i++)
+		if (buf[i] != USER_PATTERN)
+			bad = i;
+	if (bad == len)
+		tap(true, "user write pass (%s) %s", user_pass_isa(), page);
+	else
+		tap(false, "user write pass (%s) %s # byte %zu of %zu is 0x%02x",
+		    user_pass_isa(), page, bad, len, (unsigned char)buf[bad]);
+
+	/* Odd words at both ends, so that a short loop shows. */
+	((uint64_t *)buf)[0] = 3;
+	((uint64_t *)buf)[len / 8 - 1] = 0x8000000000000007ULL;
+	for (i = 0; i < len / 8; i++)
+		want += q[i];
+	tap(user_read(buf, len) == want, "user read pass (%s) %s",
+	    user_pass_isa(), page);
+}
+
 static void verify_page(const struct opts *o, int pi)
 {
 	const char *pn = page_name(page_sizes[pi]);
@@ -134,6 +165,10 @@ static void verify_page(const struct opts *o, int pi)
 	c.buf = b.addr;
 	note("%s pages: %zu MiB, %s\n", pn, c.size >> 20, b.desc);
 
+	for (i = 0; i < NR_NAMED; i++)
+		if (o->want[i] && !strategy_available(i))
+			tap(true, "%s %s # SKIP this CPU has no %s",
+			    strategies[i].name, pn, strategies[i].cpu_feature);
 	n = select_strategies(o->want, false, sel);
 	for (i = 0; i < n; i++) {
 		char name[40];
@@ -144,6 +179,7 @@ static void verify_page(const struct opts *o, int pi)
 		strategies[sel[i]].clear(&c);
 		verify_zero(c.buf, c.size, name, pn);
 	}
+	verify_user(c.buf, c.size, pn);
 	hugebuf_free(&b);
 
 	if (o->want[S_HOST_FAULT]) {

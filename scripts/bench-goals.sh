@@ -1,12 +1,17 @@
 #!/bin/bash
 # bench-goals.sh CSV: the project's throughput goals, checked against the
-# medians in results/bench.csv (strategy,page,gbps,e2e_gbps).
+# medians in results/bench.csv (strategy,page,gbps,e2e_gbps). A goal whose
+# figures are not in the CSV (a page size or strategy not run) is n/a.
 set -eu
 awk -F, '
 NR > 1 { g[$1 "," $2] = $3; e[$1 "," $2] = $4 }
-function ratio(a, b) { return (b > 0) ? a / b : 0 }
+function ratio(a, b) { missing = missing || a == "" || !(b > 0); return (b > 0) ? a / b : 0 }
 function goal(text, value, want, ok) {
-	printf "%-58s %6.2fx  %s\n", text, value, ok ? "met" : "NOT met (want " want ")"
+	if (missing)
+		printf "%-58s %7s  %s\n", text, "n/a", "no figures in the CSV (want " want ")"
+	else
+		printf "%-58s %6.2fx  %s\n", text, value, ok ? "met" : "NOT met (want " want ")"
+	missing = 0
 }
 END {
 	r = ratio(g["default,1G"], g["limit,1G"])

@@ -16,19 +16,14 @@ set -u
 rounds=${BENCH_ROUNDS:-7}
 size=${BENCH_SIZE:-1G}
 csv=$RESULTS/bench.csv
-step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" || exit 1
-step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" || exit 1
-step apply patched "$LOGS/apply.log" "$TOP/scripts/apply.sh" || exit 1
+prepare baseline patched || exit 1
 step build clearbench "$LOGS/clearbench-build.log" make -C "$TOP/bench" TREE="$SRC_PATCHED" || exit 1
 step verify clearbench "$LOGS/clearbench-verify.log" "$TOP/bench/build/clearbench" -V -s 64M -p 2M,1G || exit 1
 # The machine should be otherwise idle for this one.
 step run "clearbench ($rounds rounds)" "$RESULTS/bench.txt" "$TOP/bench/build/clearbench" \
-	-s "$size" -r "$rounds" -o "$csv" -R "$RESULTS/bench-raw.csv" || exit 1
+	-s "$size" -r "$rounds" -o "$csv" -R "$RESULTS/bench-raw.csv" -P "$RESULTS/bench-ratios.csv" || exit 1
 step plot bench "$LOGS/plot-bench.log" "$TOP/scripts/plot-bench.sh" "$csv" "$RESULTS/bench.png" || exit 1
 
-"$TOP/scripts/kernels.sh" baseline patched || exit 1
-step initramfs guest "$LOGS/initramfs.log" "$TOP/scripts/initramfs.sh" \
-	"$BUILD/initramfs.cpio.gz" || exit 1
 gcsv=$RESULTS/guest-bench.csv
 echo "kernel,strategy,page,mode,gbps,user_s,sys_s" >"$gcsv.tmp"
 mkdir -p "$RESULTS/guest-bench"
@@ -36,14 +31,22 @@ for k in baseline patched; do
 	log=$RESULTS/guest-bench/$k.console.log
 	step faultbench "$k/none" "$RESULTS/guest-bench/$k.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-$k/arch/x86/boot/bzImage" none faultbench.sh "$log" 1500 || exit 1
-	if grep -a '^not ok' "$log"; then
+	if ! judge "$log" "$k" >"$RESULTS/guest-bench/$k.txt"; then
+		grep '^FAIL' "$RESULTS/guest-bench/$k.txt"
 		echo "faultbench failed on $k: $log"
 		exit 1
 	fi
-	sed 's/\r$//' "$log" | awk -v k=$k '/^FAULTBENCH / {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		print k "," v["label"] "," v["page"] "," v["mode"] "," v["gbps"] "," v["user_s"] "," v["sys_s"]
-	}' >>"$gcsv.tmp"
+	# Results "STRATEGY PAGE", measurements "MODE_gbps" and so on.
+	measurements "${log%.console.log}.ktap" faultbench.sh | awk -F'\t' -v k=$k '
+		{
+			split($1, sp, " "); m = $2; q = $2
+			sub(/_(gbps|user_s|sys_s)$/, "", m); sub(/^[a-z]+_/, "", q)
+			row = k "," sp[1] "," sp[2] "," m
+			if (!(row in seen)) { seen[row] = 1; order[++n] = row }
+			v[row, q] = $3
+		}
+		END { for (i = 1; i <= n; i++) print order[i] "," v[order[i], "gbps"] "," \
+			v[order[i], "user_s"] "," v[order[i], "sys_s"] }' >>"$gcsv.tmp"
 done
 mv "$gcsv.tmp" "$gcsv"
 
