@@ -6,16 +6,22 @@
  * Linux 6.12 and the multi-page clearing series use them?
  *
  * This file is the driver: options, pinning, and main(). The rest, a job
- * a file:
+ * a file, in layers; a file uses only files of lower layers (in brackets):
  *
- *   strategies.c  the strategy table and the kernel's clear orders
- *   loops.c       loops of our own: the limit candidates, CLZERO, and
- *                 the user's write and read passes after the clear
- *   measure.c     timing, interleaved rounds, medians, paired ratios
- *   report.c      notes, header, table, CSVs
- *   probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC
- *   verify.c      -V: orders and all-zero checks, TAP
- *   hugemem.c     huge page backed buffers (hugetlb, else THP)
+ *   0 common.c      the options struct, page sizes and names, sizes,
+ *                   strategy indices, note() and its prefix  [none]
+ *   1 probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC  [none]
+ *   1 hugemem.c     huge page backed buffers (hugetlb, else THP)  [common]
+ *   2 loops.c       loops of our own: the limit candidates, CLZERO, and
+ *                   the user's write and read passes after the clear  [probe]
+ *   3 strategies.c  the strategy table and the kernel's clear orders
+ *                   [common probe loops, clear_pages.h: the tree's .S]
+ *   4 measure.c     timing, interleaved rounds, medians, paired ratios
+ *                   [common hugemem loops strategies]
+ *   5 report.c      header, table, CSVs  [common probe strategies measure]
+ *   5 verify.c      -V: orders and all-zero checks, TAP
+ *                   [common hugemem loops strategies]
+ *   6 clearbench.c  this driver  [any]
  *
  * `clearbench -S help` lists the strategies and what each does.
  */
@@ -30,15 +36,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "clearbench.h"
-#include "hugemem.h"
+#include "common.h"
 #include "measure.h"
 #include "probe.h"
 #include "report.h"
 #include "strategies.h"
 #include "verify.h"
-
-const size_t page_sizes[NR_PAGES] = { SZ_2M, SZ_1G };
 
 /* ---- options ---- */
 

@@ -21,6 +21,7 @@
 #include <linux/mman.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "hugemem.h"
 
 /*
@@ -56,11 +57,6 @@ static struct pool *pool_of(size_t page)
 		return &pools[i];
 	}
 	return NULL;
-}
-
-static const char *page_name(size_t page)
-{
-	return page == SZ_1G ? "1G" : "2M";
 }
 
 static void why_set(char *why, size_t len, const char *fmt, ...)

@@ -8,17 +8,7 @@
 
 #include <stddef.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-#define SZ_4K	(4096UL)
-#define SZ_2M	(2UL << 20)
-#define SZ_1G	(1UL << 30)
-
-enum backing_mode {
-	BACKING_AUTO,		/* hugetlb, else THP */
-	BACKING_HUGETLB,	/* hugetlb or fail */
-	BACKING_THP,		/* THP only, never touch the hugetlb pool */
-};
+#include "common.h"
 
 enum backing {
 	BACKED_HUGETLB,

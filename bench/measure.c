@@ -25,11 +25,10 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "clearbench.h"
+#include "common.h"
 #include "hugemem.h"
 #include "loops.h"
 #include "measure.h"
-#include "report.h"
 #include "strategies.h"
 
 const char *const metric_col[NR_METRICS] = {

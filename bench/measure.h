@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clearbench.h"
+#include "common.h"
+#include "strategies.h"
 
 /* What each run measures, all in GB/s (bytes over nanoseconds). */
 enum metric {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What clearbench tells: notes as it goes, a header of what it runs on,
- * the table of medians, the table of per-round paired ratios, and the
- * CSVs that scripts/bench.sh, scripts/plot-bench.sh and
- * scripts/bench-goals.sh read:
+ * What clearbench tells: a header of what it runs on, the table of
+ * medians, the table of per-round paired ratios, and the CSVs that
+ * scripts/bench.sh, scripts/plot-bench.sh and scripts/bench-goals.sh
+ * read (the notes as it goes are note(), in common.c):
  *
  *   -o  strategy,page,gbps,e2e_gbps                     medians
  *   -R  round,strategy,page,gbps,e2e_gbps,e2e_read_gbps every run
@@ -15,33 +15,14 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "clearbench.h"
+#include "common.h"
 #include "measure.h"
 #include "probe.h"
 #include "report.h"
 #include "strategies.h"
-
-static const char *prefix = "";
-
-void note_prefix(const char *p)
-{
-	prefix = p;
-}
-
-void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs(prefix, stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	fflush(stdout);
-}
 
 /* A /proc/cpuinfo flag: "yes", "no", or "?" if it could not be read. */
 static const char *cpuinfo_flag(const struct cpu_info *ci, bool flag)

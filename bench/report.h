@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What clearbench prints and writes: notes, the header, the table of
- * medians, the summary and raw CSVs.
+ * What clearbench prints and writes: the header, the table of medians,
+ * the summary and raw CSVs. (note() is in common.h.)
  */
 #ifndef CLEARBENCH_REPORT_H
 #define CLEARBENCH_REPORT_H
 
-#include "clearbench.h"
+#include "common.h"
 #include "measure.h"
-
-/* Informational lines; prefixed with "# " in -V mode to stay out of TAP. */
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void note_prefix(const char *prefix);
 
 /* The host, the tree and the settings of this run. */
 void print_header(const struct opts *o);

@@ -16,10 +16,9 @@
 #include <string.h>
 
 #include "clear_pages.h"
-#include "clearbench.h"
+#include "common.h"
 #include "loops.h"
 #include "probe.h"
-#include "report.h"
 #include "strategies.h"
 
 #define CHUNK			(32UL << 20)

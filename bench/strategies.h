@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "common.h"
+
 #define MAX_ORDER_NR_PAGES	1024UL	/* 6.12: 1 << MAX_PAGE_ORDER */
 #define NEIGHBOURHOOD		2UL	/* CLEAR_HUGE_NEIGHBOURHOOD */
 
@@ -28,8 +30,6 @@ struct ctx {
 	size_t nt_thresh;
 	clear_fn large;			/* above nt_thresh */
 };
-
-struct opts;
 
 /*
  * Fill @c for page size @pi of @o (all but buf), with the fault subpages
@@ -95,16 +95,7 @@ struct strategy {
 	const char *desc;			/* one line, for -S help */
 };
 
-enum {
-	/* What the options and CSVs can name. */
-	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
-	S_CLZERO, S_HOST_FAULT,
-	NR_NAMED,
-	/* Candidates for limit, which stand in for it in the runs. */
-	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
-	NR_STRATEGIES
-};
-
+/* Indexed by S_MAINLINE .. NR_STRATEGIES - 1 (common.h). */
 extern const struct strategy strategies[NR_STRATEGIES];
 
 static inline bool is_candidate(int s)

@@ -15,10 +15,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "clearbench.h"
+#include "common.h"
 #include "hugemem.h"
 #include "loops.h"
-#include "report.h"
 #include "strategies.h"
 #include "verify.h"
 

@@ -6,7 +6,7 @@
 #ifndef CLEARBENCH_VERIFY_H
 #define CLEARBENCH_VERIFY_H
 
-#include "clearbench.h"
+#include "common.h"
 
 /* 0 if every check passed, 1 otherwise. */
 int verify(const struct opts *o);

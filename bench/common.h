@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every part of clearbench shares, the lowest layer: sizes, the page
+ * sizes and their names, the options, and note(). It uses no other file
+ * of clearbench; every other file may use it.
+ */
+#ifndef CLEARBENCH_COMMON_H
+#define CLEARBENCH_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define SZ_4K	(4096UL)
+#define SZ_2M	(2UL << 20)
+#define SZ_1G	(1UL << 30)
+
+#define MAX_ROUNDS	1000
+
+#define NR_PAGES	2
+extern const size_t page_sizes[NR_PAGES];	/* 2M, 1G */
+
+static inline const char *page_name(size_t page)
+{
+	return page == SZ_1G ? "1G" : "2M";
+}
+
+/* -B: what backs the buffer (see hugemem.c). */
+enum backing_mode {
+	BACKING_AUTO,		/* hugetlb, else THP */
+	BACKING_HUGETLB,	/* hugetlb or fail */
+	BACKING_THP,		/* THP only, never touch the hugetlb pool */
+};
+
+/* The strategies' indices; strategies.c has the table they index. */
+enum {
+	/* What the options and CSVs can name. */
+	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
+	S_CLZERO, S_HOST_FAULT,
+	NR_NAMED,
+	/* Candidates for limit, which stand in for it in the runs. */
+	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
+	NR_STRATEGIES
+};
+
+struct opts {
+	size_t size;
+	int rounds;
+	int cpu;
+	size_t nt_thresh;
+	char nt_src[160];
+	const char *csv;
+	const char *raw;
+	const char *ratios;
+	bool want_page[NR_PAGES];
+	bool want[NR_STRATEGIES];
+	enum backing_mode backing;
+	bool verify;
+};
+
+/* Informational lines; prefixed with "# " in -V mode to stay out of TAP. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void note_prefix(const char *prefix);
+
+#endif
