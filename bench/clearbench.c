@@ -12,15 +12,18 @@
  *                   strategy indices, note() and its prefix  [none]
  *   1 probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC  [none]
  *   1 hugemem.c     huge page backed buffers (hugetlb, else THP)  [common]
+ *   2 policy.c      the default strategy's policy: the tree's
+ *                   clear_pages_policy.h, or our own copy  [common probe]
  *   2 loops.c       loops of our own: the limit candidates, CLZERO, and
  *                   the user's write and read passes after the clear  [probe]
  *   3 strategies.c  the strategy table and the kernel's clear orders
- *                   [common probe loops, clear_pages.h: the tree's .S]
+ *                   [common probe loops policy, clear_pages.h: the tree's .S]
  *   4 measure.c     timing, interleaved rounds, medians, paired ratios
  *                   [common hugemem loops strategies]
- *   5 report.c      header, table, CSVs  [common probe strategies measure]
- *   5 verify.c      -V: orders and all-zero checks, TAP
- *                   [common hugemem loops strategies]
+ *   5 report.c      header, table, CSVs
+ *                   [common probe policy strategies measure]
+ *   5 verify.c      -V: orders, policy and all-zero checks, TAP
+ *                   [common hugemem loops policy strategies]
  *   6 clearbench.c  this driver  [any]
  *
  * `clearbench -S help` lists the strategies and what each does.
@@ -38,7 +41,7 @@
 
 #include "common.h"
 #include "measure.h"
-#include "probe.h"
+#include "policy.h"
 #include "report.h"
 #include "strategies.h"
 #include "verify.h"
@@ -52,9 +55,10 @@ static void usage(FILE *f)
 		"  -s SIZE    buffer size, a multiple of 2M (default 1G; K/M/G suffixes)\n"
 		"  -r N       measured rounds (default 7), after one warm-up round\n"
 		"  -c CPU     CPU to pin to (default 0)\n"
-		"  -t BYTES   default: regions larger than BYTES use clear_pages_nt,\n"
-		"             like clear_nt_threshold= (default: the kernel's rule,\n"
-		"             the per-core share of the LLC and at least 2M)\n"
+		"  -t BYTES   default: runs but the neighbourhood larger than BYTES\n"
+		"             bypass the caches, like clear_nt_threshold= (default:\n"
+		"             the policy's, the tree's clear_pages_policy.h if it\n"
+		"             has one, else clearbench's own copy)\n"
 		"  -p PAGES   page sizes: 2M, 1G or 2M,1G (default 2M,1G)\n"
 		"  -S LIST    strategies, comma separated (default all, listed\n"
 		"             below); -S help lists them\n"
@@ -240,18 +244,10 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_opt("unexpected argument '%s'", argv[optind]);
-	if (!have_t && !cpu_is_intel()) {
-		/* The kernel's default outside Intel: cached stores only. */
-		o->nt_thresh = SIZE_MAX;
-		snprintf(o->nt_src, sizeof(o->nt_src), "off: not an Intel CPU");
-	} else if (!have_t) {
-		/* The kernel's default on Intel: the LLC share, never below a PMD. */
-		o->nt_thresh = llc_share(o->cpu, o->nt_src, sizeof(o->nt_src));
-		if (o->nt_thresh < SZ_2M) {
-			o->nt_thresh = SZ_2M;
-			strncat(o->nt_src, ", raised to the 2M minimum",
-				sizeof(o->nt_src) - strlen(o->nt_src) - 1);
-		}
+	if (!have_t) {
+		/* The kernel with no clear_nt_threshold=: the policy's. */
+		o->nt_thresh = host_policy(o->cpu)->threshold;
+		snprintf(o->nt_src, sizeof(o->nt_src), "the policy's");
 	}
 	return 0;
 }

@@ -48,8 +48,8 @@ struct opts {
 	size_t size;
 	int rounds;
 	int cpu;
-	size_t nt_thresh;
-	char nt_src[160];
+	size_t nt_thresh;	/* default: runs longer than this bypass */
+	char nt_src[64];	/* "-t SIZE" or "the policy's" */
 	const char *csv;
 	const char *raw;
 	const char *ratios;

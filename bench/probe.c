@@ -112,13 +112,14 @@ bool cpu_has(const char *feature)
 	return ci->sse2;
 }
 
-/*
- * AMD and Hygon stop allocating lines for long REP STOS runs by
- * themselves, and nothing was measured elsewhere.
- */
 bool cpu_is_intel(void)
 {
 	return !strcmp(cpu_info()->vendor, "GenuineIntel");
+}
+
+bool cpu_is_amd(void)
+{
+	return !strcmp(cpu_info()->vendor, "AuthenticAMD");
 }
 
 /* ---- the LLC, from sysfs ---- */
@@ -157,23 +158,22 @@ static int count_cpus(const char *list)
 	return n;
 }
 
-/*
- * The highest-level data or unified cache in sysfs, divided by the CPUs
- * that share it.
- */
-size_t llc_share(int cpu, char *src, size_t srclen)
+bool cpu_cache(int cpu, int level, struct cpu_cache *c)
 {
 	char dir[96], path[128], buf[256], unit;
-	int idx, level, best_level = 0, ncpus;
-	unsigned long size = 0, best_size = 0;
+	unsigned long size;
+	int idx, lvl, ncpus;
 
+	memset(c, 0, sizeof(*c));
 	for (idx = 0; idx < 16; idx++) {
 		snprintf(dir, sizeof(dir),
 			 "/sys/devices/system/cpu/cpu%d/cache/index%d", cpu, idx);
 		snprintf(path, sizeof(path), "%s/level", dir);
 		if (read_line(path, buf, sizeof(buf)))
 			continue;
-		level = atoi(buf);
+		lvl = atoi(buf);
+		if (level ? lvl != level : lvl <= c->level)
+			continue;
 		snprintf(path, sizeof(path), "%s/type", dir);
 		if (read_line(path, buf, sizeof(buf)) || !strcmp(buf, "Instruction"))
 			continue;
@@ -182,18 +182,30 @@ size_t llc_share(int cpu, char *src, size_t srclen)
 		    sscanf(buf, "%lu%c", &size, &unit) < 1)
 			continue;
 		size <<= unit == 'K' ? 10 : unit == 'M' ? 20 : 0;
+		if (!size)
+			continue;
 		snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
 		ncpus = read_line(path, buf, sizeof(buf)) ? 1 : count_cpus(buf);
-		if (level > best_level && size) {
-			best_level = level;
-			best_size = size / (ncpus > 0 ? ncpus : 1);
-			snprintf(src, srclen,
-				 "L%d %lu KiB shared by %d CPUs, from sysfs",
-				 level, size >> 10, ncpus);
-		}
+		c->level = lvl;
+		c->size = size;
+		c->ncpus = ncpus > 0 ? ncpus : 1;
 	}
-	if (best_size)
-		return best_size;
+	return c->size;
+}
+
+/*
+ * The highest-level data or unified cache in sysfs, divided by the CPUs
+ * that share it.
+ */
+size_t llc_share(int cpu, char *src, size_t srclen)
+{
+	struct cpu_cache c;
+
+	if (cpu_cache(cpu, 0, &c)) {
+		snprintf(src, srclen, "L%d %lu KiB shared by %d CPUs, from sysfs",
+			 c.level, c.size >> 10, c.ncpus);
+		return c.size / c.ncpus;
+	}
 	snprintf(src, srclen, "default: no cache sizes in sysfs for CPU %d", cpu);
 	return DEFAULT_NT_THRESH;
 }

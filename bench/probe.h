@@ -27,11 +27,22 @@ const struct cpu_info *cpu_info(void);
  */
 bool cpu_has(const char *feature);
 
-/*
- * The kernel's default bypasses the cache only on Intel
- * (clear_nt_default_threshold() in arch/x86/mm/clear_pages.c).
- */
+/* The vendor_id is GenuineIntel, AuthenticAMD (as the kernel's x86_vendor). */
 bool cpu_is_intel(void);
+bool cpu_is_amd(void);
+
+/* A data or unified cache of a CPU, from sysfs. */
+struct cpu_cache {
+	int level;
+	unsigned long size;	/* bytes */
+	int ncpus;		/* CPUs sharing it */
+};
+
+/*
+ * The data or unified cache of @cpu at @level, or the highest level one
+ * if @level is 0, into @c. False if sysfs has no such cache size.
+ */
+bool cpu_cache(int cpu, int level, struct cpu_cache *c);
 
 /*
  * Per-core share of the last level cache of @cpu, with where the figure

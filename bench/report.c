@@ -20,6 +20,7 @@
 
 #include "common.h"
 #include "measure.h"
+#include "policy.h"
 #include "probe.h"
 #include "report.h"
 #include "strategies.h"
@@ -32,6 +33,7 @@ static const char *cpuinfo_flag(const struct cpu_info *ci, bool flag)
 
 void print_header(const struct opts *o)
 {
+	const struct host_policy *pol = host_policy(o->cpu);
 	const struct cpu_info *ci = cpu_info();
 	const char *large;
 
@@ -43,10 +45,20 @@ void print_header(const struct opts *o)
 	note("clzero uses: %s; CLZERO (CPUID 0x80000008 EBX bit 0): %s\n",
 	     clzero_source, cpu_has("clzero") ? "yes" :
 	     "no, clzero is skipped");
-	note("NT threshold: %zu bytes (%s)\n", o->nt_thresh, o->nt_src);
-	large_method(&large);
-	note("default: regions over the threshold use %s, the rest clear_pages_erms\n",
-	     large);
+	note("policy: %s\n", policy_source);
+	nocache_method(pol->clzero, &large);
+	if (pol->threshold == POLICY_NEVER)
+		note("policy on this CPU: never around the caches (%s)\n",
+		     pol->why);
+	else
+		note("policy on this CPU: runs over %lu bytes with %s (%s)\n",
+		     pol->threshold, pol->clzero ? "CLZERO" : "MOVNTI", pol->why);
+	if (o->nt_thresh == POLICY_NEVER)
+		note("default: clear_pages_erms throughout (threshold: never, %s)\n",
+		     o->nt_src);
+	else
+		note("default: runs over %zu bytes (%s) with %s; 2M pages' fault +-2 and the rest with clear_pages_erms\n",
+		     o->nt_thresh, o->nt_src, large);
 	if (o->verify)
 		note("buffer %zu MiB, verify mode, pages:%s%s\n", o->size >> 20,
 		     o->want_page[0] ? " 2M" : "", o->want_page[1] ? " 1G" : "");

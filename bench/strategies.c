@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The strategies clearbench measures: the kernel's clearing policy, copied
+ * The strategies clearbench measures: the kernel's clear orders, copied
  * by hand from Linux 6.12's folio_zero_user() and from the multi-page
- * clearing series (mm/memory.c, arch/x86/mm/clear_pages.c), driving the
- * tree's own clear_pages_*(). The table at the bottom names them and says
- * in one line what each does; -S help prints it.
+ * clearing series (mm/memory.c), driving the tree's own clear_pages_*().
+ * Which runs "default" clears around the caches, and how, is the policy
+ * of policy.c: the tree's own <asm/clear_pages_policy.h> where it has one.
+ * The table at the bottom names them and says in one line what each does;
+ * -S help prints it.
  *
  * Each strategy clears a huge page backed buffer, seen as a sequence of
  * 2 MiB or 1 GiB pages, each with its own fault subpage drawn from a
@@ -18,6 +20,7 @@
 #include "clear_pages.h"
 #include "common.h"
 #include "loops.h"
+#include "policy.h"
 #include "probe.h"
 #include "strategies.h"
 
@@ -87,7 +90,7 @@ bool ctx_setup(struct ctx *c, const struct opts *o, int pi)
 	c->nr_sub = page / SZ_4K;
 	c->fault = fault_indices(c->nr_huge, c->nr_sub);
 	c->nt_thresh = o->nt_thresh;
-	c->large = large_method(NULL);
+	c->large = nocache_method(host_policy(o->cpu)->clzero, NULL);
 	return true;
 }
 
@@ -113,14 +116,14 @@ unsigned int huge_regions(unsigned long nr, unsigned long f, struct region r[3])
 /* ---- the strategies ---- */
 
 /*
- * How the kernel's default bypasses the cache above the threshold. Only
- * on Intel (see cpu_is_intel()): elsewhere the threshold is off.
+ * As the kernel's clear_pages_nocache(): CLZERO if @clzero (which the
+ * policy says only where the CPU has it), else MOVNTI.
  */
-clear_fn large_method(const char **name)
+clear_fn nocache_method(bool clzero, const char **name)
 {
 	if (name)
-		*name = "clear_pages_nt (MOVNTI)";
-	return nt_clear;
+		*name = clzero ? clzero_source : nt_source;
+	return clzero ? clzero_fn : nt_clear;
 }
 
 static char *huge_page(const struct ctx *c, unsigned long k)
@@ -199,7 +202,7 @@ static void clear_chunked(const struct ctx *c)
 	}
 }
 
-/* The kernel's rule: bypass the cache for regions over the threshold. */
+/* The kernel's rule: bypass the caches for runs over the threshold. */
 static clear_fn nt_or_erms(const struct ctx *c, size_t len)
 {
 	return len > c->nt_thresh ? c->large : clear_pages_erms;
@@ -296,7 +299,7 @@ const struct strategy strategies[NR_STRATEGIES] = {
 	[S_NT]		= { "nt", clear_nt_all, NULL,
 		"forced nt: as multi, all but fault +-2 with clear_pages_nt()" },
 	[S_DEFAULT]	= { "default", clear_nt, NULL,
-		"as multi, regions over -t with clear_pages_nt() (Intel only)" },
+		"as multi, all but fault +-2 over the policy's threshold (-t) around the caches" },
 	[S_LIMIT]	= { "limit", NULL, NULL,
 		"the fastest (best median) of all measured: strategies and the loops below" },
 	[S_REP]		= { "rep", clear_rep, NULL,

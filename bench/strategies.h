@@ -126,7 +126,11 @@ extern const char nt_source[];
 /* Where clear_pages_clzero() comes from: the tree, or our own loop. */
 extern const char clzero_source[];
 
-/* How the kernel's default bypasses the cache above the threshold. */
-clear_fn large_method(const char **name);
+/*
+ * How the kernel's default bypasses the caches above the threshold, as
+ * clear_pages_nocache(): with CLZERO if @clzero, else MOVNTI. Where the
+ * routine comes from in @name, if not NULL.
+ */
+clear_fn nocache_method(bool clzero, const char **name);
 
 #endif

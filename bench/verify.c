@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * -V: does each order cover every subpage exactly once and end at the
- * fault, and does every strategy leave the buffer all zero? One clear per
+ * fault, does the tree's policy header (if it has one) decide as the
+ * kernel's KUnit cases say on faked CPUs, and does every strategy leave
+ * the buffer all zero? One clear per
  * strategy and page size on a buffer filled with 0xa5, TAP on stdout
  * (notes as "# " comments), exit status 1 on any failure. A strategy the
  * CPU cannot run (clzero without CLZERO) is a SKIP. Then the user's
@@ -18,6 +20,7 @@
 #include "common.h"
 #include "hugemem.h"
 #include "loops.h"
+#include "policy.h"
 #include "strategies.h"
 #include "verify.h"
 
@@ -118,6 +121,71 @@ static void verify_orders(void)
 	tap(ok_reg, "regions cover each subpage once, neighbourhood last");
 }
 
+/* What the policy must decide on a faked CPU, as the kernel's KUnit cases. */
+struct policy_case {
+	const char *name;
+	int intel, amd, clzero;
+	unsigned long llc_share;
+	unsigned long threshold;	/* POLICY_NEVER: never */
+	bool by_clzero;			/* else MOVNTI */
+};
+
+static const struct policy_case policy_cases[] = {
+	{ "Intel, 8 MiB LLC share", 1, 0, 0, 8UL << 20, 8UL << 20, false },
+	{ "Intel, 512 KiB LLC share", 1, 0, 0, 512UL << 10, SZ_2M, false },
+	{ "Intel, LLC unknown", 1, 0, 0, 0, POLICY_NEVER, false },
+	{ "AMD with CLZERO", 0, 1, 1, 1UL << 20, (256UL << 10) - 1, true },
+	{ "AMD without CLZERO", 0, 1, 0, 1UL << 20, POLICY_NEVER, false },
+	{ "other vendor", 0, 0, 0, 8UL << 20, POLICY_NEVER, false },
+};
+
+#ifdef HAVE_CLEAR_PAGES_POLICY
+static void fmt_policy(char *buf, size_t len, unsigned long threshold,
+		       bool clzero)
+{
+	if (threshold == POLICY_NEVER)
+		snprintf(buf, len, "never (%s)", clzero ? "CLZERO" : "MOVNTI");
+	else
+		snprintf(buf, len, "over %lu with %s", threshold,
+			 clzero ? "CLZERO" : "MOVNTI");
+}
+
+/* The tree's policy header on a faked CPU. */
+static void verify_policy_case(const struct policy_case *pc)
+{
+	struct clear_pages_cpu cpu = {
+		.intel = pc->intel,
+		.amd = pc->amd,
+		.clzero = pc->clzero,
+		.llc_share = pc->llc_share,
+	};
+	unsigned long t = clear_pages_nocache_threshold(&cpu);
+	bool clz = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
+	char got[64], want[64];
+
+	fmt_policy(got, sizeof(got), t, clz);
+	fmt_policy(want, sizeof(want), pc->threshold, pc->by_clzero);
+	if (t == pc->threshold && clz == pc->by_clzero)
+		tap(true, "policy: %s: %s", pc->name, got);
+	else
+		tap(false, "policy: %s: %s # want %s", pc->name, got, want);
+}
+#else
+static void verify_policy_case(const struct policy_case *pc)
+{
+	tap(true, "policy: %s # SKIP the tree has no asm/clear_pages_policy.h, default uses clearbench's own copy",
+	    pc->name);
+}
+#endif
+
+static void verify_policy(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(policy_cases); i++)
+		verify_policy_case(&policy_cases[i]);
+}
+
 /* The user's write pass stores every byte; the read pass sums every word. */
 static void verify_user(char *buf, size_t len, const char *page)
 {
@@ -204,6 +272,7 @@ int verify(const struct opts *o)
 	int pi;
 
 	verify_orders();
+	verify_policy();
 	for (pi = 0; pi < NR_PAGES; pi++)
 		if (o->want_page[pi])
 			verify_page(o, pi);

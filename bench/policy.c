@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The policy of the "default" strategy (see policy.h): with the tree's
+ * <asm/clear_pages_policy.h>, its clear_pages_nocache_threshold() and
+ * clear_pages_nocache_insn() on a struct clear_pages_cpu filled in as
+ * clear_nt_threshold_init() in arch/x86/mm/clear_pages.c fills it;
+ * without it, clearbench's own copy of the older trees' rule.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "policy.h"
+#include "probe.h"
+
+#ifdef HAVE_CLEAR_PAGES_POLICY
+
+const char policy_source[] = CLEAR_PAGES_POLICY_H " (the tree's)";
+
+/*
+ * The kernel's llc_share: x86_cache_size (the LLC on Intel, the L2 per core
+ * elsewhere) over the CPUs sharing CPU 0's LLC, 0 if unknown. The policy
+ * only looks at it on Intel.
+ */
+static unsigned long kernel_llc_share(bool intel, char *src, size_t len)
+{
+	struct cpu_cache llc, size;
+
+	if (!cpu_cache(0, 0, &llc) || !cpu_cache(0, intel ? 0 : 2, &size)) {
+		snprintf(src, len, "llc_share 0: no cache sizes in sysfs");
+		return 0;
+	}
+	snprintf(src, len,
+		 "llc_share %lu: L%d %lu KiB over the %d CPUs sharing CPU 0's L%d",
+		 size.size / llc.ncpus, size.level, size.size >> 10,
+		 llc.ncpus, llc.level);
+	return size.size / llc.ncpus;
+}
+
+static void tree_policy(struct host_policy *p)
+{
+	struct clear_pages_cpu cpu = {
+		.intel = cpu_is_intel(),
+		.amd = cpu_is_amd(),
+		.clzero = cpu_info()->clzero,
+	};
+	char share[160];
+
+	cpu.llc_share = kernel_llc_share(cpu.intel, share, sizeof(share));
+	p->threshold = clear_pages_nocache_threshold(&cpu);
+	p->clzero = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
+	snprintf(p->why, sizeof(p->why), "intel %d, amd %d, clzero %d, %s",
+		 cpu.intel, cpu.amd, cpu.clzero, share);
+}
+
+#else
+
+const char policy_source[] =
+	"clearbench's own copy (the tree has no arch/x86/include/asm/clear_pages_policy.h)";
+
+/*
+ * The older trees' rule: on Intel, the LLC share of @cpu and never less
+ * than 2 MiB, with MOVNTI; elsewhere off, as AMD and Hygon stop allocating
+ * lines for long REP STOS runs by themselves, and nothing was measured on
+ * the others.
+ */
+static void own_policy(struct host_policy *p, int cpu)
+{
+	p->clzero = false;
+	if (!cpu_is_intel()) {
+		p->threshold = POLICY_NEVER;
+		snprintf(p->why, sizeof(p->why), "off: not an Intel CPU");
+		return;
+	}
+	p->threshold = llc_share(cpu, p->why, sizeof(p->why));
+	if (p->threshold < SZ_2M) {
+		p->threshold = SZ_2M;
+		strncat(p->why, ", raised to the 2M minimum",
+			sizeof(p->why) - strlen(p->why) - 1);
+	}
+}
+
+#endif
+
+const struct host_policy *host_policy(int cpu)
+{
+	static struct host_policy p;
+	static bool done;
+
+	if (!done) {
+#ifdef HAVE_CLEAR_PAGES_POLICY
+		tree_policy(&p);
+#else
+		own_policy(&p, cpu);
+#endif
+		done = true;
+	}
+	return &p;
+}
