@@ -57,7 +57,7 @@ void print_header(const struct opts *o)
 		note("default: clear_pages_erms throughout (threshold: never, %s)\n",
 		     o->nt_src);
 	else
-		note("default: runs over %zu bytes (%s) with %s; 2M pages' fault +-2 and the rest with clear_pages_erms\n",
+		note("default: runs over %zu bytes (%s) with %s; fault +-2 and the rest with clear_pages_erms\n",
 		     o->nt_thresh, o->nt_src, large);
 	if (o->verify)
 		note("buffer %zu MiB, verify mode, pages:%s%s\n", o->size >> 20,

@@ -101,14 +101,16 @@ unsigned int huge_regions(unsigned long nr, unsigned long f, struct region r[3])
 	unsigned long nb_start, nb_end;
 	unsigned int n = 0;
 
+	if (!nr)
+		return 0;
 	if (f > nr - 1)
 		f = nr - 1;
 	nb_start = f > NEIGHBOURHOOD ? f - NEIGHBOURHOOD : 0;
 	nb_end = f + NEIGHBOURHOOD + 1 < nr ? f + NEIGHBOURHOOD + 1 : nr;
-	if (nb_start > 0)
-		r[n++] = (struct region){ 0, nb_start };
 	if (nb_end < nr)
 		r[n++] = (struct region){ nb_end, nr };
+	if (nb_start > 0)
+		r[n++] = (struct region){ 0, nb_start };
 	r[n++] = (struct region){ nb_start, nb_end };
 	return n;
 }
@@ -129,11 +131,6 @@ clear_fn nocache_method(bool clzero, const char **name)
 static char *huge_page(const struct ctx *c, unsigned long k)
 {
 	return c->buf + k * c->page;
-}
-
-static bool gigantic(const struct ctx *c)
-{
-	return c->nr_sub > MAX_ORDER_NR_PAGES;
 }
 
 static void clear_subpage(void *arg, unsigned long idx)
@@ -162,10 +159,6 @@ static void clear_multi(const struct ctx *c)
 	unsigned int i, n;
 
 	for (k = 0; k < c->nr_huge; k++) {
-		if (gigantic(c)) {
-			clear_pages_erms(huge_page(c, k), c->page);
-			continue;
-		}
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		for (i = 0; i < n; i++)
 			clear_extent(clear_pages_erms, huge_page(c, k), r[i]);
@@ -191,10 +184,6 @@ static void clear_chunked(const struct ctx *c)
 
 	for (k = 0; k < c->nr_huge; k++) {
 		page = huge_page(c, k);
-		if (gigantic(c)) {
-			clear_in_chunks(page, c->page);
-			continue;
-		}
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		for (i = 0; i < n; i++)
 			clear_in_chunks(page + r[i].start * SZ_4K,
@@ -215,10 +204,6 @@ static void clear_nt(const struct ctx *c)
 	unsigned int i, n;
 
 	for (k = 0; k < c->nr_huge; k++) {
-		if (gigantic(c)) {
-			nt_or_erms(c, c->page)(huge_page(c, k), c->page);
-			continue;
-		}
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		/* All but the last (the neighbourhood) may go around the cache. */
 		for (i = 0; i + 1 < n; i++)
@@ -293,7 +278,7 @@ const struct strategy strategies[NR_STRATEGIES] = {
 	[S_MAINLINE]	= { "mainline", clear_mainline, NULL,
 		"6.12 process_huge_page() order, clear_pages_erms() per 4K subpage" },
 	[S_MULTI]	= { "multi", clear_multi, NULL,
-		"the series: left, right, fault +-2 last; clear_pages_erms() each" },
+		"the series, 2M and 1G: right of fault +-2, left, fault +-2 last; clear_pages_erms() each" },
 	[S_CHUNKED]	= { "chunked", clear_chunked, NULL,
 		"as multi, each extent cut into 32 MiB clear_pages_erms() calls" },
 	[S_NT]		= { "nt", clear_nt_all, NULL,

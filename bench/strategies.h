@@ -15,7 +15,7 @@
 #include "common.h"
 
 #define MAX_ORDER_NR_PAGES	1024UL	/* 6.12: 1 << MAX_PAGE_ORDER */
-#define NEIGHBOURHOOD		2UL	/* CLEAR_HUGE_NEIGHBOURHOOD */
+#define NEIGHBOURHOOD		2UL	/* FOLIO_ZERO_NEIGHBOURHOOD */
 
 typedef void (*clear_fn)(void *addr, unsigned long len);
 
@@ -79,9 +79,12 @@ struct region {
 };
 
 /*
- * The series' clear_huge_regions(): left of the neighbourhood, right of
- * it, then the neighbourhood (fault +- NEIGHBOURHOOD) last. Returns how
- * many non-empty regions it wrote; the last one is the neighbourhood.
+ * The series' folio_zero_user_ranges(), for every folio size, 2 MiB and
+ * 1 GiB alike: the subpages right of the fault's neighbourhood, then those
+ * left of it, then the neighbourhood itself (the fault subpage and up to
+ * NEIGHBOURHOOD on either side, clamped to the page) last. A fault index
+ * past the end is clamped to the last subpage. Returns how many non-empty
+ * regions it wrote (0 if @nr is 0); the last one is the neighbourhood.
  */
 unsigned int huge_regions(unsigned long nr, unsigned long f,
 			  struct region r[3]);

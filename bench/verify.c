@@ -121,6 +121,84 @@ static void verify_orders(void)
 	tap(ok_reg, "regions cover each subpage once, neighbourhood last");
 }
 
+#define NR_1G	(SZ_1G / SZ_4K)
+
+/*
+ * huge_regions() against runs written by hand from the kernel's
+ * folio_zero_user_ranges(): right of the neighbourhood, left of it, the
+ * neighbourhood (fault +- 2, clamped to the folio) last; empty runs left
+ * out, a fault past the end clamped to the last page.
+ */
+struct regions_case {
+	unsigned long nr, f;
+	unsigned int n;
+	struct region r[3];
+};
+
+static const struct regions_case regions_cases[] = {
+	/* 2 MiB: middle, both ends, one off the clamp, past the end. */
+	{ 512, 100, 3, { { 103, 512 }, { 0, 98 }, { 98, 103 } } },
+	{ 512, 0, 2, { { 3, 512 }, { 0, 3 } } },
+	{ 512, 1, 2, { { 4, 512 }, { 0, 4 } } },
+	{ 512, 2, 2, { { 5, 512 }, { 0, 5 } } },
+	{ 512, 3, 3, { { 6, 512 }, { 0, 1 }, { 1, 6 } } },
+	{ 512, 508, 3, { { 511, 512 }, { 0, 506 }, { 506, 511 } } },
+	{ 512, 509, 2, { { 0, 507 }, { 507, 512 } } },
+	{ 512, 511, 2, { { 0, 509 }, { 509, 512 } } },
+	{ 512, 512, 2, { { 0, 509 }, { 509, 512 } } },
+	/* 1 GiB: split as 2 MiB is, neighbourhood last. */
+	{ NR_1G, 131072, 3,
+	  { { 131075, NR_1G }, { 0, 131070 }, { 131070, 131075 } } },
+	{ NR_1G, 0, 2, { { 3, NR_1G }, { 0, 3 } } },
+	{ NR_1G, NR_1G - 1, 2, { { 0, NR_1G - 3 }, { NR_1G - 3, NR_1G } } },
+	/* Fewer than 5 pages, and just over. */
+	{ 0, 0, 0, { { 0, 0 } } },
+	{ 1, 0, 1, { { 0, 1 } } },
+	{ 1, 5, 1, { { 0, 1 } } },
+	{ 2, 1, 1, { { 0, 2 } } },
+	{ 3, 1, 1, { { 0, 3 } } },
+	{ 4, 0, 2, { { 3, 4 }, { 0, 3 } } },
+	{ 4, 3, 2, { { 0, 1 }, { 1, 4 } } },
+	{ 5, 0, 2, { { 3, 5 }, { 0, 3 } } },
+	{ 5, 2, 1, { { 0, 5 } } },
+	{ 5, 4, 2, { { 0, 2 }, { 2, 5 } } },
+	{ 6, 2, 2, { { 5, 6 }, { 0, 5 } } },
+	{ 6, 3, 2, { { 0, 1 }, { 1, 6 } } },
+	{ 7, 3, 3, { { 6, 7 }, { 0, 1 }, { 1, 6 } } },
+};
+
+static void verify_regions(void)
+{
+	const struct regions_case *c;
+	struct region r[3];
+	unsigned int i, j, n;
+	bool ok = true, same;
+
+	for (i = 0; i < ARRAY_SIZE(regions_cases); i++) {
+		c = &regions_cases[i];
+		memset(r, 0xff, sizeof(r));
+		n = huge_regions(c->nr, c->f, r);
+		same = n == c->n;
+		for (j = 0; same && j < n; j++)
+			same = r[j].start == c->r[j].start &&
+			       r[j].end == c->r[j].end;
+		if (!same) {
+			printf("# huge_regions(%lu, %lu): %u runs", c->nr,
+			       c->f, n);
+			for (j = 0; j < n && j < 3; j++)
+				printf(" [%lu, %lu)", r[j].start, r[j].end);
+			printf(", want %u runs", c->n);
+			for (j = 0; j < c->n; j++)
+				printf(" [%lu, %lu)", c->r[j].start,
+				       c->r[j].end);
+			printf("\n");
+		}
+		ok &= same;
+	}
+	tap(ok, "regions match the kernel's right, left, neighbourhood split (%zu cases)",
+	    ARRAY_SIZE(regions_cases));
+}
+
 /* What the policy must decide on a faked CPU, as the kernel's KUnit cases. */
 struct policy_case {
 	const char *name;
@@ -272,6 +350,7 @@ int verify(const struct opts *o)
 	int pi;
 
 	verify_orders();
+	verify_regions();
 	verify_policy();
 	for (pi = 0; pi < NR_PAGES; pi++)
 		if (o->want_page[pi])
