@@ -82,7 +82,7 @@ static void run_clear(const struct ctx *c, int strat, double v[NR_METRICS],
 	uint64_t sum;
 
 	t0 = now_ns();
-	strategies[strat].clear(c);
+	strategy_clear(strat, c);
 	t1 = now_ns();
 	user_write(c->buf, c->size);
 	t2 = now_ns();
@@ -90,7 +90,7 @@ static void run_clear(const struct ctx *c, int strat, double v[NR_METRICS],
 	v[M_E2E_WRITE] = gbps_of(c->size, t2 - t0);
 
 	t0 = now_ns();
-	strategies[strat].clear(c);
+	strategy_clear(strat, c);
 	sum = user_read(c->buf, c->size);
 	t1 = now_ns();
 	v[M_E2E_READ] = gbps_of(c->size, t1 - t0);

@@ -223,89 +223,54 @@ static void clear_nt_all(const struct ctx *c)
 	clear_nt(&all);
 }
 
-static void clear_each_page(const struct ctx *c, clear_fn fn)
-{
-	unsigned long k;
-
-	for (k = 0; k < c->nr_huge; k++)
-		fn(huge_page(c, k), c->page);
-}
-
-static void limit_avx512(const struct ctx *c)
-{
-	clear_each_page(c, avx512_nt_clear);
-}
-
-static void limit_avx2(const struct ctx *c)
-{
-	clear_each_page(c, avx2_nt_clear);
-}
-
-static void limit_movnti(const struct ctx *c)
-{
-	clear_each_page(c, movnti_clear);
-}
-
-static void limit_avx512_store(const struct ctx *c)
-{
-	clear_each_page(c, avx512_clear);
-}
-
-static void limit_avx2_store(const struct ctx *c)
-{
-	clear_each_page(c, avx2_clear);
-}
-
-/* Only where the CPU has CLZERO: see strategy_available(). */
-static void clear_clzero(const struct ctx *c)
-{
-	clear_each_page(c, clzero_fn);
-}
-
-static void clear_rep(const struct ctx *c)
-{
-	clear_each_page(c, clear_pages_rep);
-}
-
-static void clear_orig(const struct ctx *c)
-{
-	clear_each_page(c, clear_pages_orig);
-}
 
 /* ---- the table ---- */
 
 const struct strategy strategies[NR_STRATEGIES] = {
-	[S_MAINLINE]	= { "mainline", clear_mainline, NULL,
+	[S_MAINLINE]	= { "mainline", clear_mainline, NULL, NULL,
 		"6.12 process_huge_page() order, clear_pages_erms() per 4K subpage" },
-	[S_MULTI]	= { "multi", clear_multi, NULL,
+	[S_MULTI]	= { "multi", clear_multi, NULL, NULL,
 		"the series, 2M and 1G: right of fault +-2, left, fault +-2 last; clear_pages_erms() each" },
-	[S_CHUNKED]	= { "chunked", clear_chunked, NULL,
+	[S_CHUNKED]	= { "chunked", clear_chunked, NULL, NULL,
 		"as multi, each extent cut into 32 MiB clear_pages_erms() calls" },
-	[S_NT]		= { "nt", clear_nt_all, NULL,
+	[S_NT]		= { "nt", clear_nt_all, NULL, NULL,
 		"forced nt: as multi, all but fault +-2 with clear_pages_nt()" },
-	[S_DEFAULT]	= { "default", clear_nt, NULL,
+	[S_DEFAULT]	= { "default", clear_nt, NULL, NULL,
 		"as multi, all but fault +-2 over the policy's threshold (-t) around the caches" },
-	[S_LIMIT]	= { "limit", NULL, NULL,
+	[S_LIMIT]	= { "limit", NULL, NULL, NULL,
 		"the fastest (best median) of all measured: strategies and the loops below" },
-	[S_REP]		= { "rep", clear_rep, NULL,
+	[S_REP]		= { "rep", NULL, clear_pages_rep, NULL,
 		"clear_pages_rep() (REP STOSQ), one call per huge page" },
-	[S_ORIG]	= { "orig", clear_orig, NULL,
+	[S_ORIG]	= { "orig", NULL, clear_pages_orig, NULL,
 		"clear_pages_orig() (unrolled MOVQ loop), one call per huge page" },
-	[S_CLZERO]	= { "clzero", clear_clzero, "clzero",
+	[S_CLZERO]	= { "clzero", NULL, clzero_fn, "clzero",
 		"CLZERO, a line an instruction, then SFENCE; one call per huge page (AMD)" },
-	[S_HOST_FAULT]	= { "host-fault", NULL, NULL,
+	[S_HOST_FAULT]	= { "host-fault", NULL, NULL, NULL,
 		"the host kernel: first touch of fresh MAP_HUGETLB pages" },
-	[S_AVX512_NT]	= { "avx512-nt", limit_avx512, "avx512f",
+	[S_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_clear, "avx512f",
 		"AVX-512 non-temporal stores, then SFENCE" },
-	[S_AVX2_NT]	= { "avx2-nt", limit_avx2, "avx2",
+	[S_AVX2_NT]	= { "avx2-nt", NULL, avx2_nt_clear, "avx2",
 		"AVX2 non-temporal stores, then SFENCE" },
-	[S_MOVNTI]	= { "movnti", limit_movnti, "sse2",
+	[S_MOVNTI]	= { "movnti", NULL, movnti_clear, "sse2",
 		"MOVNTI non-temporal 8-byte stores, then SFENCE" },
-	[S_AVX512]	= { "avx512-store", limit_avx512_store, "avx512f",
+	[S_AVX512]	= { "avx512-store", NULL, avx512_clear, "avx512f",
 		"AVX-512 plain (cached) stores" },
-	[S_AVX2]	= { "avx2-store", limit_avx2_store, "avx2",
+	[S_AVX2]	= { "avx2-store", NULL, avx2_clear, "avx2",
 		"AVX2 plain (cached) stores" },
 };
+
+void strategy_clear(int s, const struct ctx *c)
+{
+	const struct strategy *st = &strategies[s];
+	unsigned long k;
+
+	if (st->clear) {
+		st->clear(c);
+		return;
+	}
+	for (k = 0; k < c->nr_huge; k++)
+		st->extent(huge_page(c, k), c->page);
+}
 
 bool strategy_available(int s)
 {

@@ -93,7 +93,8 @@ unsigned int huge_regions(unsigned long nr, unsigned long f,
 
 struct strategy {
 	const char *name;
-	void (*clear)(const struct ctx *c);	/* NULL: not a clear */
+	void (*clear)(const struct ctx *c);	/* an order of runs, or NULL */
+	clear_fn extent;			/* else one call per huge page */
 	const char *cpu_feature;		/* what the CPU must have, or NULL */
 	const char *desc;			/* one line, for -S help */
 };
@@ -110,6 +111,8 @@ static inline bool is_candidate(int s)
 int strategy_index(const char *name);
 
 /* Can this CPU run strategy @s (see cpu_feature)? */
+/* Clear the buffer of @c the way strategy @s does (not limit, host-fault). */
+void strategy_clear(int s, const struct ctx *c);
 bool strategy_available(int s);
 
 /* List the strategies and what each does, as -S help does. */

@@ -321,7 +321,7 @@ static void verify_page(const struct opts *o, int pi)
 		snprintf(name, sizeof(name), is_candidate(sel[i]) ?
 			 "limit(%s)" : "%s", strategies[sel[i]].name);
 		memset(c.buf, 0xa5, c.size);
-		strategies[sel[i]].clear(&c);
+		strategy_clear(sel[i], &c);
 		verify_zero(c.buf, c.size, name, pn);
 	}
 	verify_user(c.buf, c.size, pn);

@@ -27,7 +27,7 @@ prepare || exit 1
 mapfile -t series < <(grep -v '^\s*#' "$TOP/patches/series" | grep .)
 N=${#series[@]}
 # Files through which a patch changes how huge pages are cleared.
-clearing='mm/memory.c|arch/x86/lib/clear_page_64.S|arch/x86/include/asm/page_64.h|kernel/entry/common.c|arch/x86/mm/clear_pages.c'
+clearing='mm/memory.c|arch/x86/lib/clear_page_64.S|arch/x86/include/asm/page_64.h|kernel/entry/common.c|arch/x86/mm/clear_pages.c|arch/x86/include/asm/clear_pages_policy.h'
 
 res() { echo "$1 $2" | tee -a "$out/bisect.txt"; }
 

@@ -3,8 +3,9 @@
 # Boot BZIMAGE under QEMU TCG with the test initramfs and preempt=PREEMPT,
 # run the guest programs RUN (comma separated, see guest/init), and save
 # the serial console in LOG and the KTAP results that guest/init writes on
-# the second serial port in LOG's name with .ktap for .console.log. Exits 0 when the guest reported HARNESS-DONE,
-# 2 if it panicked, 3 if it timed out (hung), 4 if it stopped with no result.
+# the second serial port next to it (X.console.log -> X.ktap). Exits 0 when
+# the guest reported HARNESS-DONE, 2 if it panicked, 3 if it timed out
+# (hung), 4 if it stopped with no result.
 set -u
 . "$(dirname "$0")/lib.sh"
 

@@ -9,7 +9,8 @@ pkgs=(
 	linux-config-6.12			# Debian's own configs (make matrix)
 	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git ccache file
 	rsync					# make headers_install (mm selftests)
-	python3 python3-ply python3-git	# checkpatch's spdxcheck.py
+	python3 python3-ply python3-git	# checkpatch's spdxcheck.py; kunit.py
+	jq					# results.sh reads kunit.py's JSON
 	qemu-system-x86 busybox-static		# the guest
 	rt-tests stress-ng			# latency and torture workloads
 	gnuplot-nox				# plots

@@ -4,21 +4,14 @@
 # the user's read pass (e2e_read_gbps), per strategy, one panel per page
 # size. Bars are the medians of CSV (strategy,page,gbps,e2e_gbps); error
 # bars span min to max over the rounds, from the raw CSV (round,strategy,
-# page,gbps,e2e_gbps[,e2e_read_gbps]): RAW, else CSV's name with -raw (or
-# raw) before .csv (results/bench.csv -> results/bench-raw.csv). Without a
+# page,gbps,e2e_gbps[,e2e_read_gbps]): RAW, else CSV's name with -raw
+# before .csv (results/bench.csv -> results/bench-raw.csv). Without a
 # raw CSV the bars have no error bars.
 set -eu
 . "$(dirname "$0")/lib.sh"
 csv=$1 png=$2 raw=${3:-}
 command -v gnuplot >/dev/null || die "gnuplot missing (apt-get install gnuplot-nox)"
-if [ -z "$raw" ]; then
-	for r in "${csv%.csv}-raw.csv" "${csv%.csv}raw.csv"; do
-		if [ -f "$r" ]; then
-			raw=$r
-			break
-		fi
-	done
-fi
+[ -n "$raw" ] || [ ! -f "${csv%.csv}-raw.csv" ] || raw=${csv%.csv}-raw.csv
 if [ -n "$raw" ] && [ ! -f "$raw" ]; then
 	die "no raw CSV $raw"
 fi
