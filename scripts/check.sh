@@ -14,6 +14,13 @@ t0=$(date +%s)
 rc=0
 
 kernels="baseline patched seed"
+# The tree's mm selftests go into the initramfs, so they are built before
+# prepare packs it (on a fresh machine there is no older build to find).
+if ! { prepare_tree && step build mm-selftests "$LOGS/mm-selftests.log" \
+	"$TOP/scripts/mm-selftests.sh" "$BUILD/mm-selftests/bin"; }; then
+	echo "FAIL mm selftests: build" >"$out/mm-selftests-build.txt"
+	rm -rf "$BUILD/mm-selftests/bin"
+fi
 prepare $kernels || rc=1
 for k in $kernels; do
 	[[ " $built " == *" $k "* ]] ||
@@ -33,11 +40,6 @@ for s in patches seed; do
 		sed "s/^/FAIL $s: checkpatch: /" "$LOGS/checkpatch-$s.log" >"$out/series-$s.txt"
 	fi
 done
-if ! step build mm-selftests "$LOGS/mm-selftests.log" "$TOP/scripts/mm-selftests.sh" \
-	"$BUILD/mm-selftests/bin"; then
-	echo "FAIL mm selftests: build" >"$out/mm-selftests-build.txt"
-	rm -rf "$BUILD/mm-selftests/bin"
-fi
 
 # The series' KUnit suites must run on the patched kernel.
 suites_patched="x86_clear_pages folio_zero_user resched_ranges"

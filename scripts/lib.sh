@@ -35,8 +35,10 @@ step() {
 # prepare_tree: what every target starts with: the Debian packages and
 # the unpacked tree.
 prepare_tree() {
+	[ -n "${_tree_ready:-}" ] && return 0
 	step deps host "$LOGS/deps.log" "$TOP/scripts/deps.sh" &&
-		step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh"
+		step unpack tree "$LOGS/unpack.log" "$TOP/scripts/unpack.sh" &&
+		_tree_ready=1
 }
 
 # build_guest NAME: apply what NAME needs and build its guest kernel in
