@@ -3,28 +3,43 @@
  * clearbench - how fast does this CPU zero huge pages with the kernel's own
  * clear_pages_*() routines (arch/x86/lib/clear_page_64.S of a kernel tree,
  * assembled into this program with the headers in shim/), in the orders
- * Linux 6.12 and the multi-page clearing series use them?
+ * Linux 6.12 and the multi-page clearing series use them? And with -C, how
+ * fast does it copy them with the tree's copy_page_64.S and copy_mc_64.S,
+ * in the orders of 6.12 and of the series?
  *
  * This file is the driver: options, pinning, and main(). The rest, a job
  * a file, in layers; a file uses only files of lower layers (in brackets):
  *
  *   0 common.c      the options struct, page sizes and names, sizes,
- *                   strategy indices, note() and its prefix  [none]
+ *                   strategy indices, note() and its prefix, tap(),
+ *                   median_of()  [none]
+ *   0 split.o       the series' split of a folio into runs: the tree's
+ *                   folio_zero_user_ranges() cut out of its mm/memory.c
+ *                   (build/kernel_split.c), or own_split.c  [none]
  *   1 probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC  [none]
  *   1 hugemem.c     huge page backed buffers (hugetlb, else THP)  [common]
  *   2 policy.c      the default strategy's policy: the tree's
  *                   clear_pages_policy.h, or our own copy  [common probe]
- *   2 loops.c       loops of our own: the limit candidates, CLZERO, and
- *                   the user's write and read passes after the clear  [probe]
+ *   2 loops.c       loops of our own: the limit candidates, CLZERO, the
+ *                   AVX-512 copy, and the user's write and read passes
+ *                   after the clear  [probe]
  *   3 strategies.c  the strategy table and the kernel's clear orders
- *                   [common probe loops policy, clear_pages.h: the tree's .S]
+ *                   [common split probe loops policy, clear_pages.h: the
+ *                   tree's .S]
+ *   4 copy.c        the copy strategy table and the kernel's copy orders
+ *                   [common probe loops strategies, copy_pages.h: the
+ *                   tree's .S]
  *   4 measure.c     timing, interleaved rounds, medians, paired ratios
  *                   [common hugemem loops strategies]
+ *   5 copy_measure.c  the same for the copies  [common hugemem copy]
  *   5 report.c      header, table, CSVs
  *                   [common probe policy strategies measure]
- *   5 verify.c      -V: orders, policy and all-zero checks, TAP
+ *   5 verify.c      -V: orders, split, policy and all-zero checks
  *                   [common hugemem loops policy strategies]
- *   6 clearbench.c  this driver  [any]
+ *   5 copy_verify.c -V: exact copies, guards untouched  [common hugemem copy]
+ *   6 copy_report.c header, table, raw CSV of the copies
+ *                   [common probe split copy copy_measure]
+ *   7 clearbench.c  this driver  [any]
  *
  * `clearbench -S help` lists the strategies and what each does.
  */
@@ -40,6 +55,10 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "copy.h"
+#include "copy_measure.h"
+#include "copy_report.h"
+#include "copy_verify.h"
 #include "measure.h"
 #include "policy.h"
 #include "report.h"
@@ -51,7 +70,11 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: clearbench [options]\n"
+		"usage: clearbench [-C] [options]\n"
+		"  -C         copy huge pages instead of clearing them: the copy\n"
+		"             strategies below; -S names those, -R writes their\n"
+		"             runs (strategy,page,gbps,round); source and destination\n"
+		"             are THP; not with -o, -P, -B\n"
 		"  -s SIZE    buffer size, a multiple of 2M (default 1G; K/M/G suffixes)\n"
 		"  -r N       measured rounds (default 7), after one warm-up round\n"
 		"  -c CPU     CPU to pin to (default 0)\n"
@@ -70,11 +93,15 @@ static void usage(FILE *f)
 		"  -P FILE    per-round paired ratios CSV: strategy,page,metric,vs,\n"
 		"             median,min,max,rounds_won,rounds (vs mainline, best)\n"
 		"  -V         verify: clear once per strategy, check the buffer is\n"
-		"             all zero, print TAP; exit status 1 on any failure\n"
+		"             all zero, copy once per copy strategy, check the copy\n"
+		"             (with -C: only the copies); print TAP; exit status 1\n"
+		"             on any failure\n"
 		"  -h         this help\n"
 		"\n"
 		"strategies:\n");
 	strategies_help(f, "  ");
+	fprintf(f, "copy strategies (-C):\n");
+	copy_help(f, "  ");
 }
 
 static int bad_opt(const char *fmt, const char *arg)
@@ -141,32 +168,43 @@ static void list_strategies(void)
 {
 	printf("Available strategies (-S LIST, comma separated; default all):\n");
 	strategies_help(stdout, "  ");
+	printf("Copy strategies (-C -S LIST; default all):\n");
+	copy_help(stdout, "  ");
 }
 
+/* -S, once -C is known: clear strategies, or copy strategies with -C. */
 static int parse_strategies(struct opts *o, char *list)
 {
 	char *tok, *save;
 	int s;
 
-	memset(o->want, 0, sizeof(o->want));
+	if (o->copy)
+		memset(o->want_copy, 0, sizeof(o->want_copy));
+	else
+		memset(o->want, 0, sizeof(o->want));
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "help")) {
 			list_strategies();
 			exit(0);
 		}
-		s = strategy_index(tok);
+		s = o->copy ? copy_index(tok) : strategy_index(tok);
 		if (s < 0)
-			return bad_opt("-S: unknown strategy '%s'", tok);
-		o->want[s] = true;
+			return bad_opt(o->copy ? "-S: unknown copy strategy '%s'" :
+				       "-S: unknown strategy '%s' (copies: with -C)",
+				       tok);
+		if (o->copy)
+			o->want_copy[s] = true;
+		else
+			o->want[s] = true;
 	}
 	return 0;
 }
 
 static int parse_opts(struct opts *o, int argc, char **argv)
 {
-	bool have_t = false;
-	char *end;
+	bool have_t = false, have_b = false;
+	char *slist = NULL, *end;
 	long v;
 	int c;
 
@@ -175,9 +213,10 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	o->rounds = 7;
 	o->want_page[0] = o->want_page[1] = true;
 	memset(o->want, 1, sizeof(o->want));
+	memset(o->want_copy, 1, sizeof(o->want_copy));
 	o->backing = BACKING_AUTO;
 
-	while ((c = getopt(argc, argv, "s:r:c:t:p:S:B:o:R:P:Vh")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:c:t:p:S:B:o:R:P:VCh")) != -1) {
 		switch (c) {
 		case 's':
 			o->size = parse_size(optarg);
@@ -209,10 +248,10 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 				return -1;
 			break;
 		case 'S':
-			if (parse_strategies(o, optarg))
-				return -1;
+			slist = optarg;
 			break;
 		case 'B':
+			have_b = true;
 			if (!strcmp(optarg, "auto"))
 				o->backing = BACKING_AUTO;
 			else if (!strcmp(optarg, "hugetlb"))
@@ -234,6 +273,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		case 'V':
 			o->verify = true;
 			break;
+		case 'C':
+			o->copy = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -244,6 +286,10 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_opt("unexpected argument '%s'", argv[optind]);
+	if (o->copy && (o->csv || o->ratios || have_b))
+		return bad_opt("-C: -o, -P and -B are for clearing%s", "");
+	if (slist && parse_strategies(o, slist))
+		return -1;
 	if (!have_t) {
 		/* The kernel with no clear_nt_threshold=: the policy's. */
 		o->nt_thresh = host_policy(o->cpu)->threshold;
@@ -288,6 +334,28 @@ static int bench(const struct opts *o)
 	return err;
 }
 
+/* -C: the copies, then their table and raw CSV. */
+static int bench_copy(const struct opts *o)
+{
+	static struct copy_results res;
+
+	if (!copy_measure(o, &res)) {
+		fprintf(stderr, "clearbench: no copy could be measured\n");
+		return 1;
+	}
+	copy_print_table(&res);
+	return o->raw && copy_write_raw(o, &res) ? 1 : 0;
+}
+
+/* -V: the clear side's checks unless -C, the copy side's, the plan. */
+static int verify_all(const struct opts *o)
+{
+	if (!o->copy)
+		verify(o);
+	verify_copy(o);
+	return tap_plan();
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -298,6 +366,11 @@ int main(int argc, char **argv)
 		note_prefix("# ");
 	if (pin(o.cpu))
 		return 1;
-	print_header(&o);
-	return o.verify ? verify(&o) : bench(&o);
+	if (!o.copy)
+		print_header(&o);
+	if (o.copy || o.verify)
+		copy_print_header(&o);
+	if (o.verify)
+		return verify_all(&o);
+	return o.copy ? bench_copy(&o) : bench(&o);
 }

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every part of clearbench shares (see common.h): the page sizes,
- * and note(), the informational lines, with their prefix.
+ * note(), the informational lines, with their prefix, tap(), the -V
+ * test lines, and median_of().
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "common.h"
 
@@ -26,4 +29,45 @@ void note(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	fflush(stdout);
+}
+
+static int tap_nr, tap_failed;
+
+void tap(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++tap_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		tap_failed++;
+}
+
+int tap_plan(void)
+{
+	printf("1..%d\n", tap_nr);
+	fflush(stdout);
+	if (tap_failed)
+		fprintf(stderr, "clearbench: %d of %d checks FAILED\n",
+			tap_failed, tap_nr);
+	return tap_failed ? 1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median_of(double *v, int n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every part of clearbench shares, the lowest layer: sizes, the page
- * sizes and their names, the options, and note(). It uses no other file
- * of clearbench; every other file may use it.
+ * sizes and their names, the options, note(), tap() and medians. It uses
+ * no other file of clearbench; every other file may use it.
  */
 #ifndef CLEARBENCH_COMMON_H
 #define CLEARBENCH_COMMON_H
@@ -44,6 +44,13 @@ enum {
 	NR_STRATEGIES
 };
 
+/* The copy strategies' indices (-C); copy.c has the table they index. */
+enum {
+	C_MAINLINE, C_COPY_PAGE, C_DEFAULT, C_MOVSB, C_MOVSQ, C_REGS,
+	C_AVX512_NT, C_LIMIT,
+	NR_COPY
+};
+
 struct opts {
 	size_t size;
 	int rounds;
@@ -55,12 +62,33 @@ struct opts {
 	const char *ratios;
 	bool want_page[NR_PAGES];
 	bool want[NR_STRATEGIES];
+	bool want_copy[NR_COPY];
 	enum backing_mode backing;
 	bool verify;
+	bool copy;		/* -C: the copy strategies, not the clear ones */
 };
 
 /* Informational lines; prefixed with "# " in -V mode to stay out of TAP. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void note_prefix(const char *prefix);
+
+/* -V: one TAP test line, "ok N ..." or "not ok N ...", numbered in order. */
+void tap(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * -V: the plan "1..N" after the last test line; 1 (with a line on stderr)
+ * if any test failed, else 0.
+ */
+int tap_plan(void);
+
+/* Per-round paired ratios of one method to another, summed up. */
+struct ratio_stats {
+	double median, min, max;
+	int won;	/* rounds in which it was the fastest of all methods */
+	int rounds;	/* rounds with both figures */
+};
+
+/* Median of the @n values at @v (which it sorts); NAN if @n is 0. */
+double median_of(double *v, int n);
 
 #endif

@@ -4,7 +4,8 @@
  * memory at all: the "limit" strategy runs each one the CPU has and keeps
  * the fastest of them and of everything else measured. movnti_clear() and
  * clzero_clear() also stand in for clear_pages_nt() and
- * clear_pages_clzero() when the tree has none. At the end, the user's
+ * clear_pages_clzero() when the tree has none. Then the copy side's own
+ * candidate, an AVX-512 non-temporal copy, and at the end, the user's
  * passes over the cleared buffer.
  */
 #include <immintrin.h>
@@ -112,6 +113,31 @@ void clzero_clear(void *addr, unsigned long len)
 		     : "+a" (addr), "+r" (n)
 		     :
 		     : "memory", "cc");
+}
+
+/*
+ * The copy side's limit candidate: 256 bytes an iteration, plain loads
+ * (the hardware prefetchers see one stream), non-temporal stores, as the
+ * destination of a copied huge page is not about to be read back whole.
+ */
+__attribute__((target("avx512f")))
+void avx512_nt_copy(void *to, const void *from, unsigned long len)
+{
+	const __m512i *s = from;
+	__m512i *d = to, *end = (__m512i *)((char *)to + len);
+	__m512i a, b, c, e;
+
+	for (; d < end; d += 4, s += 4) {
+		a = _mm512_load_si512(s + 0);
+		b = _mm512_load_si512(s + 1);
+		c = _mm512_load_si512(s + 2);
+		e = _mm512_load_si512(s + 3);
+		_mm512_stream_si512(d + 0, a);
+		_mm512_stream_si512(d + 1, b);
+		_mm512_stream_si512(d + 2, c);
+		_mm512_stream_si512(d + 3, e);
+	}
+	_mm_sfence();
 }
 
 /* ---- the user's passes ---- */

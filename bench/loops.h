@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Store loops of clearbench's own: the candidates for the "limit"
- * strategy, the MOVNTI and CLZERO loops that stand in for clear_pages_nt()
+ * strategy (and one copy loop, the copy side's), the MOVNTI and CLZERO loops that stand in for clear_pages_nt()
  * and clear_pages_clzero() when the tree has none, and the passes of "the
  * user" after the clear. Same contract as the kernel's clear_pages_*(): zero
  * @len bytes at @addr, @len a multiple of 4096, @addr 64-byte aligned.
@@ -23,6 +23,13 @@ void avx512_clear(void *addr, unsigned long len);
 
 /* CLZERO, one 64-byte line an instruction, then SFENCE. */
 void clzero_clear(void *addr, unsigned long len);
+
+/*
+ * The copy strategies' own candidate for the fastest copy: copy @len
+ * bytes, a multiple of 4096, from @from to @to (both 64-byte aligned, not
+ * overlapping) with AVX-512 loads and non-temporal stores, then SFENCE.
+ */
+void avx512_nt_copy(void *to, const void *from, unsigned long len);
 
 /*
  * "The user" after the fault, as fast as a real program: the widest

@@ -358,21 +358,6 @@ size_t measure(const struct opts *o, struct results *res)
 
 /* ---- medians and paired ratios ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median_of(double *v, int n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 double median(const struct results *res, int pi, int s, enum metric m)
 {
 	double v[MAX_ROUNDS];

@@ -57,12 +57,6 @@ double median(const struct results *res, int pi, int s, enum metric m);
 /* Per-round ratios of one method to another, or to the best of the round. */
 #define VS_BEST		(-1)
 
-struct ratio_stats {
-	double median, min, max;
-	int won;	/* rounds in which it was the fastest of all methods */
-	int rounds;	/* rounds with both figures */
-};
-
 /*
  * The ratio of metric @m of @s to that of @vs (a strategy, or VS_BEST:
  * the fastest method in the same round, limit aside, as limit is a copy)

@@ -25,6 +25,8 @@ static void parse_flags(struct cpu_info *ci, char *line)
 			ci->erms = true;
 		else if (!strcmp(tok, "fsrm"))
 			ci->fsrm = true;
+		else if (!strcmp(tok, "rep_good"))
+			ci->rep_good = true;
 	}
 }
 

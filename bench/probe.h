@@ -14,6 +14,7 @@ struct cpu_info {
 	char vendor[64];	/* vendor_id, "" if none */
 	char model[128];	/* model name, "unknown" if none */
 	bool erms, fsrm;	/* in the flags line */
+	bool rep_good;		/* the host kernel's X86_FEATURE_REP_GOOD */
 	bool avx512f, avx2, sse2;	/* CPUID, as the compiler sees it */
 	bool clzero;		/* CPUID 0x80000008 EBX bit 0 */
 };

@@ -40,7 +40,8 @@ void print_header(const struct opts *o)
 	note("clearbench: CPU %s (erms %s, fsrm %s, avx512f %s), pinned to CPU %d\n",
 	     ci->model, cpuinfo_flag(ci, ci->erms), cpuinfo_flag(ci, ci->fsrm),
 	     cpu_has("avx512f") ? "yes" : "no", o->cpu);
-	note("clear_page_64.S: %s\n", CLEAR_PAGE_S);
+	note("clear_page_64.S: %s (%s)\n", CLEAR_PAGE_S, clear_pages_source);
+	note("split: %s\n", split_source);
 	note("nt uses: %s\n", nt_source);
 	note("clzero uses: %s; CLZERO (CPUID 0x80000008 EBX bit 0): %s\n",
 	     clzero_source, cpu_has("clzero") ? "yes" :

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The strategies clearbench measures: the kernel's clear orders, copied
- * by hand from Linux 6.12's folio_zero_user() and from the multi-page
- * clearing series (mm/memory.c), driving the tree's own clear_pages_*().
+ * The strategies clearbench measures: the kernel's clear orders, Linux
+ * 6.12's folio_zero_user() copied by hand, the multi-page clearing
+ * series' split the tree's own folio_zero_user_ranges() (split.h), driving
+ * the tree's own clear_pages_*().
  * Which runs "default" clears around the caches, and how, is the policy
  * of policy.c: the tree's own <asm/clear_pages_policy.h> where it has one.
  * The table at the bottom names them and says in one line what each does;
@@ -43,6 +44,27 @@ const char clzero_source[] = "clear_pages_clzero() from the tree";
 #define clzero_fn	clzero_clear
 const char clzero_source[] =
 	"clearbench's own CLZERO loop (the tree has no clear_pages_clzero)";
+#endif
+
+#ifdef HAVE_CLEAR_PAGES
+const char clear_pages_source[] = "clear_pages_*() from the tree";
+#else
+const char clear_pages_source[] =
+	"the tree has no clear_pages_*() (a baseline tree): its clear_page_*() a 4K page a call";
+
+/* A tree before the series: its one-page routines, a page at a time. */
+#define CLEAR_PAGES_LOOP(name, page_fn)				\
+void name(void *addr, unsigned long len)			\
+{								\
+	unsigned long off;					\
+								\
+	for (off = 0; off < len; off += SZ_4K)			\
+		page_fn((char *)addr + off);			\
+}
+
+CLEAR_PAGES_LOOP(clear_pages_orig, clear_page_orig)
+CLEAR_PAGES_LOOP(clear_pages_rep, clear_page_rep)
+CLEAR_PAGES_LOOP(clear_pages_erms, clear_page_erms)
 #endif
 
 /* ---- the context ---- */
@@ -94,27 +116,6 @@ bool ctx_setup(struct ctx *c, const struct opts *o, int pi)
 	return true;
 }
 
-/* ---- orders ---- */
-
-unsigned int huge_regions(unsigned long nr, unsigned long f, struct region r[3])
-{
-	unsigned long nb_start, nb_end;
-	unsigned int n = 0;
-
-	if (!nr)
-		return 0;
-	if (f > nr - 1)
-		f = nr - 1;
-	nb_start = f > NEIGHBOURHOOD ? f - NEIGHBOURHOOD : 0;
-	nb_end = f + NEIGHBOURHOOD + 1 < nr ? f + NEIGHBOURHOOD + 1 : nr;
-	if (nb_end < nr)
-		r[n++] = (struct region){ nb_end, nr };
-	if (nb_start > 0)
-		r[n++] = (struct region){ 0, nb_start };
-	r[n++] = (struct region){ nb_start, nb_end };
-	return n;
-}
-
 /* ---- the strategies ---- */
 
 /*
@@ -147,14 +148,14 @@ static void clear_mainline(const struct ctx *c)
 			       huge_page(c, k));
 }
 
-static void clear_extent(clear_fn fn, char *page, struct region r)
+static void clear_extent(clear_fn fn, char *page, struct folio_zero_range r)
 {
 	fn(page + r.start * SZ_4K, (r.end - r.start) * SZ_4K);
 }
 
 static void clear_multi(const struct ctx *c)
 {
-	struct region r[3];
+	struct folio_zero_range r[3];
 	unsigned long k;
 	unsigned int i, n;
 
@@ -177,7 +178,7 @@ static void clear_in_chunks(char *addr, size_t len)
 
 static void clear_chunked(const struct ctx *c)
 {
-	struct region r[3];
+	struct folio_zero_range r[3];
 	unsigned long k;
 	unsigned int i, n;
 	char *page;
@@ -199,7 +200,7 @@ static clear_fn nt_or_erms(const struct ctx *c, size_t len)
 
 static void clear_nt(const struct ctx *c)
 {
-	struct region r[3];
+	struct folio_zero_range r[3];
 	unsigned long k;
 	unsigned int i, n;
 

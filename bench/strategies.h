@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "common.h"
+#include "split.h"
 
 #define MAX_ORDER_NR_PAGES	1024UL	/* 6.12: 1 << MAX_PAGE_ORDER */
 #define NEIGHBOURHOOD		2UL	/* FOLIO_ZERO_NEIGHBOURHOOD */
@@ -74,20 +75,21 @@ mainline_order(unsigned long nr, unsigned long n, subpage_fn fn, void *arg)
 	}
 }
 
-struct region {
-	unsigned long start, end;	/* subpages [start, end) */
-};
-
 /*
- * The series' folio_zero_user_ranges(), for every folio size, 2 MiB and
- * 1 GiB alike: the subpages right of the fault's neighbourhood, then those
- * left of it, then the neighbourhood itself (the fault subpage and up to
- * NEIGHBOURHOOD on either side, clamped to the page) last. A fault index
- * past the end is clamped to the last subpage. Returns how many non-empty
- * regions it wrote (0 if @nr is 0); the last one is the neighbourhood.
+ * The series' split, for every folio size, 2 MiB and 1 GiB alike: the
+ * kernel's folio_zero_user_ranges() (split.h: the tree's own, compiled
+ * from its mm/memory.c, or clearbench's copy for a tree without it). The
+ * subpages right of the fault's neighbourhood, then those left of it,
+ * then the neighbourhood itself (the fault subpage and up to
+ * NEIGHBOURHOOD on either side, clamped to the page) last. Returns how
+ * many non-empty runs it wrote (0 if @nr is 0); the last one is the
+ * neighbourhood.
  */
-unsigned int huge_regions(unsigned long nr, unsigned long f,
-			  struct region r[3]);
+static inline unsigned int huge_regions(unsigned long nr, unsigned long f,
+					struct folio_zero_range r[3])
+{
+	return folio_zero_user_ranges(nr, f, r);
+}
 
 /* ---- the table ---- */
 
@@ -125,6 +127,12 @@ void strategies_help(FILE *f, const char *indent);
  */
 int select_strategies(const bool want[NR_STRATEGIES], bool with_fault,
 		      int *sel);
+
+/*
+ * Where clear_pages_orig/rep/erms() come from: the tree, or loops of its
+ * clear_page_*() for a tree before the series.
+ */
+extern const char clear_pages_source[];
 
 /* Where clear_pages_nt() comes from: the tree, or our own MOVNTI loop. */
 extern const char nt_source[];

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * -V: check the orders cover every subpage once, and that every strategy
- * leaves the buffer all zero. TAP on stdout.
+ * -V: check the orders and the split cover every subpage once, and that
+ * every strategy leaves the buffer all zero. TAP lines on stdout; the
+ * driver prints the plan (tap_plan()).
  */
 #ifndef CLEARBENCH_VERIFY_H
 #define CLEARBENCH_VERIFY_H
 
 #include "common.h"
 
-/* 0 if every check passed, 1 otherwise. */
-int verify(const struct opts *o);
+/* The clear side's checks, as TAP lines (tap()). */
+void verify(const struct opts *o);
 
 #endif

@@ -1,6 +1,10 @@
 #!/bin/bash
-# bench-goals.sh CSV: the project's throughput goals, checked against the
-# medians in results/bench.csv (strategy,page,gbps,e2e_gbps). A goal whose
+# bench-goals.sh CSV [COPY_CSV]: the project's throughput goals, checked
+# against the medians in results/bench.csv (strategy,page,gbps,e2e_gbps)
+# and, given COPY_CSV (results/bench-copy.csv, clearbench -C -R:
+# strategy,page,gbps,round), the copy goals, on per-round paired ratios:
+# the median over the rounds of default's figure over mainline's, or over
+# limit's (the fastest copy of the round), with their min-max. A goal whose
 # figures are not in the CSV (a page size or strategy not run) is n/a.
 set -eu
 awk -F, '
@@ -26,3 +30,49 @@ END {
 	r = ratio(e["default,2M"], best)
 	goal("2M: default vs the best strategy (" who "), clear then write", r, ">= 0.98x", r >= 0.98)
 }' "$1"
+[ $# -ge 2 ] || exit 0
+awk -F, '
+NR == 1 {
+	for (i = 1; i <= NF; i++)
+		col[$i] = i
+	ok = ("strategy" in col) && ("page" in col) && ("gbps" in col) && ("round" in col)
+	next
+}
+ok && $col["gbps"] != "" {
+	v[$col["strategy"], $col["page"], $col["round"]] = $col["gbps"]
+	rounds[$col["round"]] = 1
+}
+# Per-round ratios of a to b on page p: their median, min and max.
+function paired(a, b, p,    r, n, i, j, t, x) {
+	n = 0
+	for (r in rounds)
+		if ((a, p, r) in v && ((b, p, r) in v) && v[b, p, r] > 0)
+			x[++n] = v[a, p, r] / v[b, p, r]
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+			t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
+		}
+	pn = n
+	if (!n)
+		return
+	pmin = x[1]; pmax = x[n]
+	pmed = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+}
+function goal(text, a, b, p, want) {
+	paired(a, b, p)
+	if (!pn)
+		printf "%-58s %7s  %s\n", text, "n/a", "no paired rounds in the copy CSV (want >= " want "x)"
+	else
+		printf "%-58s %6.2fx  %s [%.2f-%.2f over %d rounds]\n", text, pmed,
+		       (pmed >= want ? "met" : "NOT met (want >= " want "x)"), pmin, pmax, pn
+}
+END {
+	if (!ok) {
+		print "copy goals: n/a, no strategy,page,gbps,round columns in the copy CSV"
+		exit 0
+	}
+	goal("2M: default copy vs mainline, per round", "default", "mainline", "2M", 1.2)
+	goal("1G: default copy vs mainline, per round", "default", "mainline", "1G", 1.4)
+	goal("2M: default copy vs limit (fastest copy of the round)", "default", "limit", "2M", 0.95)
+	goal("1G: default copy vs limit (fastest copy of the round)", "default", "limit", "1G", 0.95)
+}' "$2"

@@ -6,6 +6,11 @@
 #     to the fastest store loop this CPU has (limit) and the host kernel's
 #     own hugetlb fault rate (host-fault). Medians of interleaved runs.
 #     -> results/bench.csv, results/bench-raw.csv, results/bench.png
+#     Then clearbench -C: huge page copies with the tree's copy_page_64.S,
+#     6.12's 4K-a-call order (mainline) against the series' runs (default)
+#     and the fastest copy of each round (limit), THP source and destination.
+#     -> results/bench-copy.csv (every run), results/bench-copy.png, the
+#     table appended to results/bench.txt
 #  2. In the QEMU guest, faultbench under every strategy of the patched
 #     kernel and on the baseline: demand, populate and fault-then-write,
 #     with user and system time. TCG timing shows structure only.
@@ -14,6 +19,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 rounds=${BENCH_ROUNDS:-7}
+# A copy run takes a fraction of a second: more rounds, for under a minute.
+copy_rounds=${BENCH_COPY_ROUNDS:-11}
 size=${BENCH_SIZE:-1G}
 csv=$RESULTS/bench.csv
 prepare baseline patched || exit 1
@@ -23,6 +30,11 @@ step verify clearbench "$LOGS/clearbench-verify.log" "$TOP/bench/build/clearbenc
 step run "clearbench ($rounds rounds)" "$RESULTS/bench.txt" "$TOP/bench/build/clearbench" \
 	-s "$size" -r "$rounds" -o "$csv" -R "$RESULTS/bench-raw.csv" -P "$RESULTS/bench-ratios.csv" || exit 1
 step plot bench "$LOGS/plot-bench.log" "$TOP/scripts/plot-bench.sh" "$csv" "$RESULTS/bench.png" || exit 1
+ccsv=$RESULTS/bench-copy.csv
+step run "clearbench -C ($copy_rounds rounds)" "$LOGS/clearbench-copy.log" "$TOP/bench/build/clearbench" \
+	-C -s "$size" -r "$copy_rounds" -R "$ccsv" || exit 1
+{ echo; cat "$LOGS/clearbench-copy.log"; } >>"$RESULTS/bench.txt"
+step plot copy "$LOGS/plot-bench-copy.log" "$TOP/scripts/plot-bench.sh" "$ccsv" "$RESULTS/bench-copy.png" || exit 1
 
 gcsv=$RESULTS/guest-bench.csv
 echo "kernel,strategy,page,mode,gbps,user_s,sys_s" >"$gcsv.tmp"
@@ -53,9 +65,9 @@ mv "$gcsv.tmp" "$gcsv"
 echo
 cat "$RESULTS/bench.txt"
 echo
-"$TOP/scripts/bench-goals.sh" "$csv"
+"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv"
 echo
 echo "In the QEMU TCG guest (relative structure only; TCG timing says nothing about hardware):"
 column -s, -t "$gcsv"
 echo
-echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $gcsv"
+echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $ccsv $RESULTS/bench-copy.png $gcsv"

@@ -2,13 +2,15 @@
 /*
  * User-space stand-in for <asm/asm.h>. Exception table entries only
  * matter for faults on user addresses inside the kernel; clearbench
- * never calls the routines that carry them (rep_stos_alternative) on
- * memory that can fault, so the entries are dropped.
+ * never calls the routines that carry them (rep_stos_alternative,
+ * copy_mc_enhanced_fast_string) on memory that can fault or take a
+ * machine check it could recover from, so the entries are dropped.
  */
 #ifndef CLEARBENCH_SHIM_ASM_ASM_H
 #define CLEARBENCH_SHIM_ASM_ASM_H
 
 #define _ASM_EXTABLE(from, to)
 #define _ASM_EXTABLE_UA(from, to)
+#define _ASM_EXTABLE_TYPE(from, to, type)
 
 #endif

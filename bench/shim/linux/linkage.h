@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * User-space stand-in for <linux/linkage.h>: just enough symbol
- * annotations to assemble arch/x86/lib/clear_page_64.S as ordinary
- * System V functions in .text.
+ * annotations to assemble arch/x86/lib/clear_page_64.S, copy_page_64.S
+ * and copy_mc_64.S as ordinary System V functions in .text.
  */
 #ifndef CLEARBENCH_SHIM_LINUX_LINKAGE_H
 #define CLEARBENCH_SHIM_LINUX_LINKAGE_H
@@ -22,6 +22,9 @@ name:
 
 #define SYM_FUNC_END(name)		\
 	.size name, . - name
+
+/* The kernel's default function alignment (ALIGN before copy_page). */
+#define ALIGN	.p2align 4, 0x90
 
 /* No return thunks or straight-line-speculation padding in user space. */
 #define RET	ret

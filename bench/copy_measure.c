@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Measurement of the copy strategies. For each page size, the source and
+ * the destination are THP backed buffers of the same size (as hugetlb
+ * copy-on-write copies one huge page into another), the source filled
+ * once. The selected strategies run in rounds: one warm-up round, not
+ * recorded, then -r rounds, each in an order rotated by one from the round
+ * before. A run is one timed copy of the whole buffer; gbps is the bytes
+ * copied (each read once and written once) over its time.
+ *
+ * limit is no run of its own: in each round, the figure of the fastest
+ * copy of that round, and the report says which each round's was. Since
+ * the host's bandwidth swings between runs, methods are compared within a
+ * round (copy_ratio()), not by their medians alone.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+#include "copy.h"
+#include "copy_measure.h"
+#include "hugemem.h"
+
+static void record(struct copy_results *res, int round, int strat, int page,
+		   double gbps)
+{
+	struct copy_run *r;
+
+	if (res->nr == res->cap) {
+		res->cap = res->cap ? 2 * res->cap : 256;
+		res->runs = realloc(res->runs, res->cap * sizeof(*res->runs));
+		if (!res->runs) {
+			perror("clearbench: realloc");
+			exit(1);
+		}
+	}
+	r = &res->runs[res->nr++];
+	r->round = round;
+	r->strat = strat;
+	r->page = page;
+	r->gbps = gbps;
+	res->measured[page][strat] = true;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static double timed_copy(const struct copy_ctx *cc, int s)
+{
+	uint64_t t0, t1;
+
+	t0 = now_ns();
+	copy_run(s, cc);
+	t1 = now_ns();
+	return t1 > t0 ? (double)cc->c.size / (double)(t1 - t0) : NAN;
+}
+
+/* The figure of @s in round @round of page size @pi, or NAN. */
+static double in_round(const struct copy_results *res, int pi, int s,
+		       int round)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr; i++) {
+		const struct copy_run *r = &res->runs[i];
+
+		if (r->page == pi && r->strat == s && r->round == round)
+			return r->gbps;
+	}
+	return NAN;
+}
+
+/* The fastest copy of each round, as limit's figure for that round. */
+static void choose_limit(struct copy_results *res, int pi)
+{
+	double x, best;
+	int r, s, who;
+
+	for (r = 1; r <= res->rounds; r++) {
+		best = NAN;
+		who = -1;
+		for (s = 0; s < NR_COPY; s++) {
+			x = s == C_LIMIT ? NAN : in_round(res, pi, s, r);
+			if (!isnan(x) && (isnan(best) || x > best)) {
+				best = x;
+				who = s;
+			}
+		}
+		if (who < 0)
+			continue;
+		record(res, r, C_LIMIT, pi, best);
+		res->limit_won[pi][who]++;
+	}
+}
+
+static void copy_page_size(const struct opts *o, struct copy_results *res,
+			   int pi)
+{
+	struct hugebuf src, dst;
+	int sel[NR_COPY], ns, r, j, s, n = 0;
+	struct copy_ctx cc;
+	const char *why;
+
+	if (!copy_ctx_setup(&cc, o, pi))
+		return;
+	if (hugebuf_alloc(&src, cc.c.size, cc.c.page, BACKING_THP))
+		goto out;
+	if (hugebuf_alloc(&dst, cc.c.size, cc.c.page, BACKING_THP)) {
+		hugebuf_free(&src);
+		goto out;
+	}
+	/* Something other than the touch's ones in every word. */
+	memset(src.addr, 0x5a, cc.c.size);
+	cc.src = src.addr;
+	cc.c.buf = dst.addr;
+	snprintf(res->backing[pi], sizeof(res->backing[pi]),
+		 "source and destination each %s", src.desc);
+
+	/* Skipped, never faked: what this CPU or this tree cannot run. */
+	for (s = 0; s < NR_COPY; s++) {
+		if (!o->want_copy[s] || copy_available(s, &why))
+			continue;
+		n += snprintf(res->unavailable[pi] + n,
+			      sizeof(res->unavailable[pi]) - n, "%s%s (%s)",
+			      n ? ", " : "", copy_strategies[s].name, why);
+	}
+	if (n)
+		note("%s pages: copy: not available here, skipped: %s\n",
+		     page_name(cc.c.page), res->unavailable[pi]);
+
+	ns = select_copies(o->want_copy, sel);
+	note("%s pages: copy: %zu MiB to %zu MiB, %d runs a round x %d rounds...\n",
+	     page_name(cc.c.page), cc.c.size >> 20, cc.c.size >> 20, ns,
+	     o->rounds);
+	for (j = 0; j < ns; j++)
+		timed_copy(&cc, sel[j]);
+	for (r = 0; r < o->rounds; r++) {
+		for (j = 0; j < ns; j++) {
+			s = sel[(j + r) % ns];
+			record(res, r + 1, s, pi, timed_copy(&cc, s));
+		}
+	}
+	if (o->want_copy[C_LIMIT])
+		choose_limit(res, pi);
+	hugebuf_free(&dst);
+	hugebuf_free(&src);
+out:
+	free((void *)cc.c.fault);
+}
+
+size_t copy_measure(const struct opts *o, struct copy_results *res)
+{
+	int pi;
+
+	res->rounds = o->rounds;
+	if (o->rounds < 5)
+		note("note: %d rounds; use at least 5 for figures to quote\n",
+		     o->rounds);
+	for (pi = 0; pi < NR_PAGES; pi++)
+		if (o->want_page[pi])
+			copy_page_size(o, res, pi);
+	return res->nr;
+}
+
+bool copy_stats(const struct copy_results *res, int pi, int s, double *med,
+		double *min, double *max)
+{
+	double v[MAX_ROUNDS];
+	size_t i;
+	int n = 0;
+
+	*med = *min = *max = NAN;
+	for (i = 0; i < res->nr; i++) {
+		const struct copy_run *r = &res->runs[i];
+
+		if (r->page != pi || r->strat != s || isnan(r->gbps) ||
+		    n == MAX_ROUNDS)
+			continue;
+		if (!n || r->gbps < *min)
+			*min = r->gbps;
+		if (!n || r->gbps > *max)
+			*max = r->gbps;
+		v[n++] = r->gbps;
+	}
+	*med = median_of(v, n);
+	return n > 0;
+}
+
+bool copy_ratio(const struct copy_results *res, int pi, int s, int vs,
+		struct ratio_stats *st)
+{
+	double ratio[MAX_ROUNDS], x, y, best;
+	int r, k, n = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (r = 1; r <= res->rounds; r++) {
+		x = in_round(res, pi, s, r);
+		y = in_round(res, pi, vs, r);
+		if (isnan(x) || isnan(y) || y <= 0)
+			continue;
+		best = NAN;
+		for (k = 0; k < NR_COPY; k++) {
+			double z = k == C_LIMIT ? NAN : in_round(res, pi, k, r);
+
+			if (!isnan(z) && (isnan(best) || z > best))
+				best = z;
+		}
+		if (x >= best)
+			st->won++;
+		ratio[n++] = x / y;
+	}
+	st->rounds = n;
+	if (!n)
+		return false;
+	st->min = st->max = ratio[0];
+	for (k = 1; k < n; k++) {
+		if (ratio[k] < st->min)
+			st->min = ratio[k];
+		if (ratio[k] > st->max)
+			st->max = ratio[k];
+	}
+	st->median = median_of(ratio, n);
+	return true;
+}
