@@ -18,9 +18,26 @@ ktap=${log%.console.log}.ktap
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing (apt-get install qemu-system-x86)"
 
 rm -f "$log" "$ktap"
+# Two NUMA nodes of equal size, a CPU each, so that huge folios can be
+# migrated between nodes (GUEST_NODES=1: one node, as before). A node is
+# a socket: CPUs of one socket share a last level cache, and the kernel
+# warns when cache siblings are on different nodes.
+cpus=${GUEST_CPUS:-2} mem=${GUEST_MEM:-6G} nodes=${GUEST_NODES:-2}
+numa=() smp=$cpus
+if [ "$nodes" -gt 1 ]; then
+	mem_m=$(numfmt --from=iec "${mem%B}" | awk '{ print int($1 / 1048576) }')
+	[ $((mem_m % nodes)) -eq 0 ] && [ "$cpus" -ge "$nodes" ] ||
+		die "GUEST_MEM=$mem and GUEST_CPUS=$cpus do not split into $nodes nodes"
+	smp=$cpus,sockets=$nodes
+	for ((n = 0; n < nodes; n++)); do
+		first=$((n * cpus / nodes)) last=$(((n + 1) * cpus / nodes - 1))
+		numa+=(-object "memory-backend-ram,id=mem$n,size=$((mem_m / nodes))M"
+			-numa "node,nodeid=$n,cpus=$first-$last,memdev=mem$n")
+	done
+fi
 # TCG only: /dev/kvm here is a nested hypervisor that cannot run a stock kernel.
-timeout -k 5 "$limit" qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp "${GUEST_CPUS:-2}" \
-	-m "${GUEST_MEM:-6G}" -display none -monitor none -no-reboot \
+timeout -k 5 "$limit" qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp "$smp" \
+	-m "$mem" "${numa[@]}" -display none -monitor none -no-reboot \
 	-serial "file:$log" -serial "file:$ktap" -kernel "$img" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 tsc=reliable preempt=$preempt hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=64 run=$run $extra" \
 	</dev/null
