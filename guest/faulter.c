@@ -3,9 +3,12 @@
  * faulter: demand-fault huge pages in a loop, as the load for the latency
  * test. Each round maps a hugetlb page, takes its first fault at a random
  * subpage (so the kernel zeroes the whole page in that fault) and unmaps
- * it again.
+ * it again. With -w, copy-on-write faults instead: one private hugetlb
+ * page is faulted once, then each round forks a child that writes one
+ * byte at a random subpage, so that the kernel copies the whole page for
+ * the child, and exits.
  *
- * Usage: faulter [-c cpu] [-s 2M|1G] [-t seconds]
+ * Usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w]
  * Prints "# faulter: N faults in T s" on exit; exits 1 if it could not
  * fault a single page.
  */
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <linux/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,14 +41,53 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* -w: copy-on-write faults of one private hugetlb page, in children. */
+static unsigned long cow_faults(size_t size, int shift, double secs)
+{
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+		       (shift << MAP_HUGE_SHIFT), -1, 0);
+	unsigned long faults = 0;
+	double t0 = now();
+	int status;
+	pid_t pid;
+
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "faulter: mmap: %s\n", strerror(errno));
+		return 0;
+	}
+	p[0] = 1;
+	while (!stop && now() - t0 < secs) {
+		size_t sub = (size_t)random() % (size / 4096);
+
+		pid = fork();
+		if (pid < 0) {
+			perror("faulter: fork");
+			break;
+		}
+		if (pid == 0) {
+			p[sub * 4096] = 2;
+			_exit(p[sub * 4096] == 2 ? 0 : 1);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			fprintf(stderr, "faulter: the child's copy-on-write fault failed\n");
+			break;
+		}
+		faults++;
+	}
+	munmap(p, size);
+	return faults;
+}
+
 int main(int argc, char **argv)
 {
 	size_t size = 1UL << 30;
-	int cpu = -1, opt, shift = 30;
+	int cpu = -1, opt, shift = 30, cow = 0;
 	double secs = 10, t0;
 	unsigned long faults = 0;
 
-	while ((opt = getopt(argc, argv, "c:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:t:w")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -60,8 +103,11 @@ int main(int argc, char **argv)
 		case 't':
 			secs = atof(optarg);
 			break;
+		case 'w':
+			cow = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: faulter [-c cpu] [-s 2M|1G] [-t seconds]\n");
+			fprintf(stderr, "usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w]\n");
 			return 2;
 		}
 	}
@@ -80,6 +126,11 @@ int main(int argc, char **argv)
 	srandom(getpid());
 
 	t0 = now();
+	if (cow) {
+		faults = cow_faults(size, shift, secs);
+		printf("# faulter: %lu faults in %.1f s\n", faults, now() - t0);
+		return faults ? 0 : 1;
+	}
 	while (!stop && now() - t0 < secs) {
 		char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |

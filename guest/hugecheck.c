@@ -11,10 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <linux/mman.h>
 #include <unistd.h>
 
+#include "mm/vm_util.h"
 #include "mm/thp_settings.h"
 #include "hugecheck.h"
 
@@ -87,6 +91,176 @@ size_t count_nonzero(const char *p, size_t len, size_t *first)
 				*first = j;
 	}
 	return bad;
+}
+
+/*
+ * The copy pattern of [p, p + len), len a multiple of 4 KiB: word j of
+ * subpage s is s for j == 0, else base(seed, s) + j * HC_STEP, where the
+ * multiplication of base() spreads a change of seed or s over all bytes.
+ */
+#define HC_MUL	0x9e3779b97f4a7c15ULL
+#define HC_STEP	0x0123456789abcdefULL
+#define HC_WORDS (SZ_4K / 8)
+
+static inline uint64_t hc_base(uint64_t seed, size_t s)
+{
+	return (seed ^ (s + 1) * HC_MUL) * HC_MUL;
+}
+
+void hc_pattern_fill(char *p, size_t len, uint64_t seed)
+{
+	uint64_t *w = (uint64_t *)p, base;
+	size_t s, j;
+
+	for (s = 0; s < len / SZ_4K; s++, w += HC_WORDS) {
+		base = hc_base(seed, s);
+		w[0] = s;
+		for (j = 1; j < HC_WORDS; j++)
+			w[j] = base + j * HC_STEP;
+	}
+}
+
+/*
+ * The byte that hc_pattern_check() expects at offset off of a range in
+ * which the byte at offset wrote (HC_NONE: none) was written with
+ * hc_pattern_write(): the pattern's (x86: little endian), or its
+ * complement at wrote.
+ */
+unsigned char hc_pattern_byte(uint64_t seed, size_t off, size_t wrote)
+{
+	size_t s = off / SZ_4K, j = off % SZ_4K / 8;
+	uint64_t w = j ? hc_base(seed, s) + j * HC_STEP : s;
+
+	return (w >> (off % 8 * 8)) ^ (off == wrote ? 0xff : 0);
+}
+
+void hc_pattern_write(char *p, uint64_t seed, size_t off)
+{
+	*(volatile char *)(p + off) = hc_pattern_byte(seed, off, off);
+}
+
+/*
+ * The bytes of [p, p + len) that differ from what hc_pattern_byte()
+ * expects; the offset of the first goes to *first, if first is not NULL.
+ * A subpage's words are compared first (vectorised), its bytes only if
+ * one differs.
+ */
+size_t hc_pattern_check(const char *p, size_t len, uint64_t seed, size_t wrote,
+			size_t *first)
+{
+	const uint64_t *w = (const uint64_t *)p;
+	size_t s, j, bad = 0;
+	uint64_t base, diff;
+
+	for (s = 0; s < len / SZ_4K; s++, w += HC_WORDS) {
+		base = hc_base(seed, s);
+		diff = w[0] ^ s;
+		for (j = 1; j < HC_WORDS; j++)
+			diff |= w[j] ^ (base + j * HC_STEP);
+		if (!diff && wrote / SZ_4K != s)
+			continue;
+		for (j = s * SZ_4K; j < (s + 1) * SZ_4K; j++)
+			if ((unsigned char)p[j] != hc_pattern_byte(seed, j, wrote) &&
+			    !bad++ && first)
+				*first = j;
+	}
+	return bad;
+}
+
+void hc_check_copy(struct hc_verdict *v, const char *p, size_t len,
+		   uint64_t seed, size_t wrote)
+{
+	v->first = 0;
+	v->bad = hc_pattern_check(p, len, seed, wrote, &v->first);
+	v->got = p[v->first];
+	v->want = hc_pattern_byte(seed, v->first, wrote);
+}
+
+/*
+ * One copy-on-write of the huge page [p, p + size), MAP_PRIVATE and
+ * filled with the copy pattern of seed: fork(); the child (or the parent,
+ * if parent_writes) writes the byte at off, which makes the kernel copy
+ * the page for it, and checks its copy; the other side checks, after that
+ * write, that its page is untouched. The child's verdict goes to v[0],
+ * the parent's to v[1]. Returns 0, -errno of a failed mmap(), pipe() or
+ * fork(), or the child's wait status if it did not exit with 0.
+ */
+int hc_cow(char *p, size_t size, uint64_t seed, size_t off, bool parent_writes,
+	   struct hc_verdict v[2])
+{
+	struct hc_verdict *child = mmap(NULL, sizeof(*child),
+					PROT_READ | PROT_WRITE,
+					MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int fds[2], ret = 0;
+	pid_t pid;
+	char c;
+
+	if (child == MAP_FAILED)
+		return -errno;
+	memset(v, 0, 2 * sizeof(*v));
+	if (pipe(fds)) {
+		ret = -errno;
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(fds[1]);
+		if (parent_writes)	/* EOF: the parent has written */
+			while (read(fds[0], &c, 1) < 0 && errno == EINTR)
+				;
+		else
+			hc_pattern_write(p, seed, off);
+		hc_check_copy(child, p, size, seed, parent_writes ? HC_NONE : off);
+		_exit(0);
+	}
+	if (pid < 0)
+		ret = -errno;
+	close(fds[0]);
+	if (pid > 0 && parent_writes) {
+		hc_pattern_write(p, seed, off);
+		hc_check_copy(&v[1], p, size, seed, off);
+	}
+	close(fds[1]);
+	if (pid > 0 && waitpid(pid, &ret, 0) != pid)
+		ret = -errno;
+	if (pid > 0 && !parent_writes)
+		hc_check_copy(&v[1], p, size, seed, HC_NONE);
+	v[0] = *child;
+out:
+	munmap(child, sizeof(*child));
+	return ret;
+}
+
+/*
+ * Is [p, p + size) one folio of that size? 1 if all its pages are present
+ * and their PFNs contiguous from a size-aligned PFN (a fallback maps small
+ * pages, or the shared zero page), 0 if not, -1 if we cannot see PFNs
+ * (pagemap < 0, more than 2 MiB, no CAP_SYS_ADMIN); then for 2 MiB the
+ * AnonHugePages of the VMA that starts at p decide.
+ */
+int hc_is_folio(int pagemap, char *p, size_t size)
+{
+	uint64_t ent[SZ_2M / SZ_4K], pfn;
+	size_t i, n = size / SZ_4K;
+	ssize_t len = n * sizeof(ent[0]);
+	int huge = -1;
+
+	if (pagemap >= 0 && size <= SZ_2M &&
+	    pread(pagemap, ent, len, (uintptr_t)p / SZ_4K * sizeof(ent[0])) == len)
+		for (i = 0, huge = 1; i < n && huge > 0; i++) {
+			pfn = PAGEMAP_PFN(ent[i]);
+			if (!PAGEMAP_PRESENT(ent[i]))
+				huge = 0;
+			else if (!pfn)
+				huge = -1;
+			else if ((!i && pfn % n) || pfn != PAGEMAP_PFN(ent[0]) + i)
+				huge = 0;
+		}
+	if (huge < 0 && size == SZ_2M)
+		huge = check_huge_anon(p, 1, SZ_2M);
+	return huge;
 }
 
 /*

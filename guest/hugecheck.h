@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hugecheck: the check that hugezero and torture share, and small sysfs
- * helpers of the guest programs. Linked into them by scripts/initramfs.sh
- * (a guest/X.c with a guest/X.h is a helper, not a program).
+ * hugecheck: the checks that hugezero, copies and torture share, and
+ * small sysfs helpers of the guest programs. Linked into them by
+ * scripts/initramfs.sh (a guest/X.c with a guest/X.h is a helper, not a
+ * program).
  *
  * A round (hc_round()) maps some huge pages of one kind, fills them with a
  * non-zero pattern and unmaps them, so that they go back to the pool or
@@ -12,12 +13,22 @@
  * middle; a write, because a read would map THP's huge zero page. Then it
  * checks each huge page: the marker must read back, and with the marker's
  * byte cleared every byte must be zero.
+ *
+ * The copy pattern (hc_pattern_*()), of copies and torture's CoW rounds:
+ * 4 KiB subpage s of a filled range holds s in its first 8 bytes and then
+ * words that differ per seed, per subpage and per offset, so that a
+ * subpage copied to the wrong place, a shifted copy, a stale or a zeroed
+ * subpage all show up as wrong bytes. hc_pattern_write() writes one
+ * byte that differs from the pattern: a write that makes the kernel copy.
+ * hc_cow() is one copy-on-write of a huge page, checked on both sides.
+ * hc_is_folio() tells from pagemap whether a range is one huge folio.
  */
 #ifndef GUEST_HUGECHECK_H
 #define GUEST_HUGECHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define SZ_4K		(4UL << 10)
 #define SZ_2M		(2UL << 20)
@@ -55,6 +66,26 @@ void hc_unmap(struct hc_map *m);
 int hc_round(const struct hc_kind *k, int pattern, const size_t *touch,
 	     hc_check_fn check, void *arg, const char **what);
 size_t count_nonzero(const char *p, size_t len, size_t *first);
+
+#define HC_NONE	((size_t)-1)
+void hc_pattern_fill(char *p, size_t len, uint64_t seed);
+unsigned char hc_pattern_byte(uint64_t seed, size_t off, size_t wrote);
+void hc_pattern_write(char *p, uint64_t seed, size_t off);
+size_t hc_pattern_check(const char *p, size_t len, uint64_t seed, size_t wrote,
+			size_t *first);
+
+/* What a check of a range against the copy pattern found. */
+struct hc_verdict {
+	size_t bad;		/* wrong bytes */
+	size_t first;		/* the offset of the first */
+	unsigned char got, want;	/* what it held there, what it should */
+};
+
+void hc_check_copy(struct hc_verdict *v, const char *p, size_t len,
+		   uint64_t seed, size_t wrote);
+int hc_cow(char *p, size_t size, uint64_t seed, size_t off, bool parent_writes,
+	   struct hc_verdict v[2]);
+int hc_is_folio(int pagemap, char *p, size_t size);
 
 long read_long(const char *path);
 int write_str(const char *path, const char *val);

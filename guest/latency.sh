@@ -8,6 +8,8 @@
 # kernel as it boots. A name ending in "+switch" also switches the
 # preemption model between none and full every 200 ms from CPU 1 while it
 # runs (a clear that reads the model once would then run unpreemptible).
+# A name with "+cow" runs faulter -w: 1 GiB copy-on-write faults, each a
+# copy of the whole page, instead of first faults that clear it.
 # Prints TAP; each variant's measurements (max_us, p99_us, samples) come
 # as "# key: value" lines right before its result.
 dur=${latency_dur:-20}
@@ -25,13 +27,16 @@ echo "1..$#"
 i=0
 for v in $variants; do
 	i=$((i + 1))
-	case ${v%+switch} in
+	base=${v%%+*}
+	case $base in
 	guarded)   echo default >$knobs/strategy && echo 1 >$knobs/guard ;;
 	unguarded) echo default >$knobs/strategy && echo 0 >$knobs/guard ;;
 	units)     echo units >$knobs/strategy && echo 1 >$knobs/guard ;;
 	esac || { echo "not ok $i $v # cannot set the knobs"; continue; }
 	spid=""
-	if [ "${v%+switch}" != "$v" ]; then
+	cow=""
+	case $v in *+cow*) cow=-w ;; esac
+	if [ "${v#*+switch}" != "$v" ]; then
 		model=$(sed -n 's/.*(\(.*\)).*/\1/p' /sys/kernel/debug/sched/preempt)
 		taskset -c 1 sh -c 'while :; do
 			echo none >/sys/kernel/debug/sched/preempt; usleep 200000
@@ -39,7 +44,7 @@ for v in $variants; do
 		done' &
 		spid=$!
 	fi
-	faulter -c 0 -s 1G -t $((dur + 30)) >/tmp/faulter.out 2>&1 &
+	faulter -c 0 -s 1G -t $((dur + 30)) $cow >/tmp/faulter.out 2>&1 &
 	fpid=$!
 	sleep 1
 	cyclictest -q -v -m -p 99 -a 0 -t 1 -i 1000 -D "$dur" >/tmp/cyc.txt 2>/tmp/cyc.err

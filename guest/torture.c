@@ -1,66 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * torture: a huge page handed to user space must be all zeros, also while
- * many processes fault huge pages of every size at the same time, under
- * memory pressure and while the preemption model changes under them.
+ * torture: a huge page handed to user space must be all zeros, and a huge
+ * page the kernel copies must arrive byte for byte, also while processes
+ * fault and copy huge pages of every size at once, under memory pressure
+ * (from the harness: guest/torture.sh runs stress-ng) and while the
+ * preemption model changes under them.
  *
  * Usage: torture [-t seconds] [-j procs] [-n min_faults] [-s seed]
  *                [-g seconds] [-P] [-M]
  *   -t  time limit (default 600); the run fails if the fault target has
  *       not been reached by then
- *   -j  worker processes (default 4)
+ *   -j  worker processes (default 4, at most 64)
  *   -n  fault target (default 100000); the run stops as soon as the target
  *       is reached and at least a tenth of -t has passed
  *   -s  random seed (default: time and pid)
- *   -g  a worker takes a 1 GiB page at most every this many seconds
- *       (default 30): under TCG one 1 GiB round takes several seconds
+ *   -g  a worker takes 1 GiB pages at most every this many seconds
+ *       (default 30): under TCG a 1 GiB round takes half a minute, a
+ *       1 GiB CoW round minutes (one is due every 16 -g intervals)
  *   -P  switch the preemption model (none/voluntary/full) at random every
  *       0.5-2 s through /sys/kernel/debug/sched/preempt; SKIP if missing
- *   -M  do not touch the THP settings in sysfs (for a run on a host)
- * Options are also taken from the environment variable TORTURE_OPTS,
- * separated by spaces or commas (e.g. TORTURE_OPTS=-t,300,-P on the
- * kernel command line, which hands unknown name=value words to /init),
- * before those on the command line.
+ *   -M  leave the THP settings alone; else the top-level THP "enabled" and
+ *       every hugepages-<N>kB/enabled are set to "always" (thp_settings.c)
+ *       and restored at exit, also after SIGINT/SIGTERM/SIGHUP
+ * guest/torture.sh passes the words of $TORTURE_OPTS as options (e.g.
+ * TORTURE_OPTS=-t,300,-P on the kernel command line).
  *
- * Each worker loops over rounds. A round picks a kind at random: mTHP of
- * 16K..1M, PMD THP, hugetlb 2M, or (rarely, see -g) hugetlb 1G, and runs
- * hugecheck.c's round on a batch of huge pages of that kind with a fill
- * pattern of its own (0x80 | worker): fill, unmap so that they go back to
- * the pool or the buddy allocator dirty, map again, first touch of each
- * huge page a write of HC_MARKER at a random byte, so that the kernel
- * zeroes the folio for a fault address in its middle. The marker byte is
- * checked and cleared, then every byte of the page must be zero.
+ * Each worker loops over rounds of a kind picked at random: mTHP 16K..1M,
+ * PMD THP, hugetlb 2M, the CoW kinds, or (rarely, see -g) hugetlb 1G or
+ * its CoW kind. A zeroing round is hugecheck.c's hc_round() with a fill of
+ * the worker's own (0x80 | worker): the first touch of each huge page, a
+ * write of HC_MARKER at a random byte, must read back and every other byte
+ * be zero. A CoW round (cow_*) fills its huge pages with hugecheck.c's
+ * copy pattern; for each, hc_cow() forks, the child or the parent (at
+ * random) writes a byte at a random offset and checks every byte of its
+ * copy, the other side that its page is untouched. hugetlb copies the
+ * whole huge page for the write (copy_user_large_folio()); THP in 6.12
+ * splits the PMD and copies 4 KiB, so cow_thp_2M copies no huge page.
  *
- * What is counted as a fault: the first touch of one huge page (hugetlb)
- * or of one region of the kind's size (THP and mTHP), in the second
- * mapping; the faults of the fill phase are not counted. A THP/mTHP region
- * may fall back to smaller folios; it is still counted as a fault of its
- * kind, and separately as "huge" if pagemap shows that all its pages are
- * present and physically contiguous from a size-aligned PFN, i.e. one
- * folio of that size (PMD THP without access to PFNs: AnonHugePages).
+ * A fault is the first touch of one huge page (hugetlb) or of one region
+ * of the kind's size (THP and mTHP) in the second mapping of a zeroing
+ * round. A region that fell back to smaller folios still counts as a
+ * fault of its kind; "huge" counts those that hc_is_folio() shows to be
+ * one folio. Copied pages are counted in huge pages (2 MiB or 1 GiB): one
+ * per hugetlb page written after fork() and checked on both sides.
  *
- * Unless -M is given, every hugepages-<N>kB/enabled in sysfs and the
- * top-level THP "enabled" are set to "always" at the start and restored
- * at exit, also after SIGINT/SIGTERM/SIGHUP (not after SIGKILL), with the
- * tree's thp_settings.c.
- *
- * Memory pressure comes from the harness, not from this program, e.g.
- *   stress-ng --vm 1 --vm-bytes 25% --vm-keep --timeout 700s &
- *   torture -t 600 -P
- *
- * Output is TAP: one test per kind (SKIP if unavailable), "fault target",
- * "workers" (all exited cleanly) and, with -P, "preempt switching"; then
- * the measurements "# faults: N" and "# nonzero_bytes: N" for the
- * harness (KTAP diagnostics), then the totals. Exits non-zero on any failure.
+ * Output is TAP: one test per kind (SKIP if unavailable; a non-zero or a
+ * wrong byte fails it), "fault target", "workers" (all exited cleanly)
+ * and, with -P, "preempt switching"; then the measurements "# faults: N",
+ * "# nonzero_bytes: N", "# copied_pages: N" and "# copy_wrong_bytes: N"
+ * for the harness, then the totals. Exits non-zero on any failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +72,8 @@
 #define MAX_WORKERS 64
 #define MAX_BATCH 32		/* huge pages per round, at most */
 #define MAX_REPORTS 5		/* diagnostic lines per process */
-#define GRACE_S 60		/* for a worker in a 1 GiB round under TCG */
+#define GRACE_S 300		/* for a worker in a 1 GiB CoW round under TCG */
+#define COW_1G_EVERY 16		/* -g intervals between 1 GiB CoW rounds */
 #define PROGRESS_S 30
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -87,60 +82,70 @@
 struct kind {
 	const char *name;
 	struct hc_kind hc;	/* size, huge pages per round, hugetlb */
+	bool cow;		/* a CoW round, else a zeroing round */
 	bool avail;
-	char why[256];		/* why not available */
+	char why[128];		/* why not available */
+	long alloc, fallback;	/* mTHP: sysfs counters at the start */
 };
 
+/* The 1 GiB kinds last: kinds[K_1G..] (see pick_kind()). */
 static struct kind kinds[] = {
-	{ "mthp_16K",	{ 16UL << 10,	32 } },
-	{ "mthp_32K",	{ 32UL << 10,	32 } },
-	{ "mthp_64K",	{ 64UL << 10,	32 } },
-	{ "mthp_128K",	{ 128UL << 10,	32 } },
-	{ "mthp_256K",	{ 256UL << 10,	16 } },
-	{ "mthp_512K",	{ 512UL << 10,	 8 } },
-	{ "mthp_1M",	{ 1UL << 20,	 4 } },
-	{ "thp_2M",	{ SZ_2M,	 4 } },
-	{ "hugetlb_2M",	{ SZ_2M,	 4, true } },
-	{ "hugetlb_1G",	{ SZ_1G,	 1, true } },
+	{ "mthp_16K",		{ 16UL << 10,	32 } },
+	{ "mthp_32K",		{ 32UL << 10,	32 } },
+	{ "mthp_64K",		{ 64UL << 10,	32 } },
+	{ "mthp_128K",		{ 128UL << 10,	32 } },
+	{ "mthp_256K",		{ 256UL << 10,	16 } },
+	{ "mthp_512K",		{ 512UL << 10,	 8 } },
+	{ "mthp_1M",		{ 1UL << 20,	 4 } },
+	{ "thp_2M",		{ SZ_2M,	 4 } },
+	{ "hugetlb_2M",		{ SZ_2M,	 4, true } },
+	{ "cow_thp_2M",		{ SZ_2M,	 2 }, true },
+	{ "cow_hugetlb_2M",	{ SZ_2M,	 2, true }, true },
+	{ "hugetlb_1G",		{ SZ_1G,	 1, true } },
+	{ "cow_hugetlb_1G",	{ SZ_1G,	 1, true }, true },
 };
 #define NKINDS ARRAY_SIZE(kinds)
-#define K_1G (NKINDS - 1)
+#define K_1G (NKINDS - 2)
 
 /* Counters of all processes, in a MAP_SHARED page; updated atomically. */
 struct kind_stats {
-	uint64_t rounds;
-	uint64_t faults;	/* see the comment at the top */
-	uint64_t huge;		/* faults verified to be one folio */
-	uint64_t unverified;	/* faults whose PFNs we could not read */
-	uint64_t nonzero;	/* non-zero bytes found */
-	uint64_t busy;		/* mmap() said ENOMEM: retried later */
-	uint64_t errors;	/* unexpected errors, lost markers */
+	unsigned long long rounds;
+	unsigned long long faults;	/* zeroing: see the comment at the top */
+	unsigned long long huge;	/* faults (CoW: pages) that were one folio */
+	unsigned long long unverified;	/* of them, PFNs unreadable */
+	unsigned long long nonzero;	/* non-zero bytes found */
+	unsigned long long written;	/* CoW: huge pages written after fork() */
+	unsigned long long copied;	/* CoW: of them copied whole (hugetlb) */
+	unsigned long long wrong;	/* CoW: bytes unlike the pattern */
+	unsigned long long busy;	/* pool or memory short: retried later */
+	unsigned long long errors;	/* unexpected errors, lost markers */
 };
 
 struct shared {
 	int stop;
 	struct kind_stats k[NKINDS];
-	uint64_t switches;	/* preemption model changes */
-	uint64_t switch_errors;
+	long pool_used[2];	/* hugetlb 2 MiB, 1 GiB pages held by rounds */
+	long next_cow_1g;	/* CLOCK_MONOTONIC s: a 1 GiB CoW is due */
+	unsigned long long switches;	/* preemption model changes */
+	unsigned long long switch_errors;
 };
 
 static struct opts {
-	unsigned int secs, procs, g1_interval;
-	unsigned long target;
-	unsigned int seed;
-	bool preempt, no_sysfs;
-} opt = { 600, 4, 30, 100000, 0, false, false };
+	unsigned long secs, procs, target, seed, g1_interval;	/* -t -j -n -s -g */
+	bool preempt, no_sysfs;					/* -P -M */
+} opt = { 600, 4, 100000, 0, 30 };
 
 static struct shared *sh;
+static long pool_size[2];	/* hugetlb pages free at the start */
 static double deadline;
 static volatile sig_atomic_t got_signal;
 
-static void add(uint64_t *c, uint64_t n)
+static void add(unsigned long long *c, unsigned long long n)
 {
 	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
 }
 
-static uint64_t get(const uint64_t *c)
+static unsigned long long get(const unsigned long long *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
 }
@@ -153,23 +158,13 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-
-	nanosleep(&ts, NULL);
-}
-
 /* xorshift64*: cheap, and each worker has its own reproducible stream. */
 static uint64_t rnd(uint64_t *state)
 {
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dULL;
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
 }
 
 static void on_signal(int sig)
@@ -193,17 +188,13 @@ static bool thp_changed, preempt_changed;
 static char preempt_orig[32];
 
 /* The current preemption model: "full" of "none voluntary (full)". */
-static int read_preempt(char *out, size_t len)
+static bool read_preempt(char *out)
 {
-	char buf[128] = "", *a, *b;
+	char buf[128] = "", *a;
 
 	read_file(PREEMPT_FILE, buf, sizeof(buf));
 	a = strchr(buf, '(');
-	b = a ? strchr(a, ')') : NULL;
-	if (!b || (size_t)(b - a) > len)
-		return -1;
-	snprintf(out, b - a, "%s", a + 1);
-	return 0;
+	return a && sscanf(a, "(%31[^)])", out) == 1;
 }
 
 /* atexit() handler; children leave with _exit() and never get here. */
@@ -235,7 +226,6 @@ static void enable_thp(unsigned long orders)
 {
 	struct thp_settings s;
 	enum thp_enabled *e;
-	char name[64];
 	int i;
 
 	if (access(THP_DIR "/shmem_enabled", F_OK)) {
@@ -245,32 +235,66 @@ static void enable_thp(unsigned long orders)
 	thp_save_settings();
 	thp_read_settings(&s);
 	for (i = -1; i < NR_ORDERS; i++) {
-		if (i >= 0 && !(orders & (1UL << i)))
-			continue;
 		e = i < 0 ? &s.thp_enabled : &s.hugepages[i].enabled;
-		if (*e == THP_ALWAYS)
+		if ((i >= 0 && !(orders & (1UL << i))) || *e == THP_ALWAYS)
 			continue;
 		if (i < 0)
-			snprintf(name, sizeof(name), "enabled");
+			ksft_print_msg("set " THP_DIR "/enabled to always (was %s)\n",
+				       thp_modes[*e]);
 		else
-			snprintf(name, sizeof(name), "hugepages-%ukB/enabled",
-				 (psize() >> 10) << i);
-		ksft_print_msg("set " THP_DIR "/%s to always (was %s)\n", name,
-			       thp_modes[*e]);
+			ksft_print_msg("set " THP_DIR "/hugepages-%ukB/enabled to always (was %s)\n",
+				       (psize() >> 10) << i, thp_modes[*e]);
 		*e = THP_ALWAYS;
 	}
 	thp_push_settings(&s);
 	thp_changed = true;
 }
 
-/* THP/mTHP of this size will be used for a MADV_HUGEPAGE region. */
-static void probe_anon(struct kind *k, unsigned long orders)
+/*
+ * hugetlb: a round holds its pages (CoW: twice as many, for the copies)
+ * of those free at the start, so that a copy never finds the pool empty
+ * (SIGBUS) because of the other workers. pool_take() takes n > 0 if that
+ * many are left, or gives back n < 0.
+ */
+static long pool_need(const struct kind *k)
 {
+	return k->hc.hugetlb ? (long)k->hc.npages * (1 + k->cow) : 0;
+}
+
+static long pool_left(const struct kind *k)
+{
+	return pool_size[k->hc.size == SZ_1G] -
+	       __atomic_load_n(&sh->pool_used[k->hc.size == SZ_1G], __ATOMIC_RELAXED);
+}
+
+static bool pool_take(const struct kind *k, long n)
+{
+	long *used = &sh->pool_used[k->hc.size == SZ_1G];
+
+	if (__atomic_add_fetch(used, n, __ATOMIC_RELAXED) <=
+	    pool_size[k->hc.size == SZ_1G] || n <= 0)
+		return true;
+	__atomic_sub_fetch(used, n, __ATOMIC_RELAXED);
+	return false;
+}
+
+/*
+ * Can rounds of this kind run: enough hugetlb pages, or THP/mTHP of its
+ * size for a MADV_HUGEPAGE region?
+ */
+static void probe(struct kind *k, unsigned long orders)
+{
+	long n = pool_size[k->hc.size == SZ_1G];
 	int mode = THP_INHERIT;
 	char name[64];
 
-	snprintf(name, sizeof(name), "hugepages-%zukB/enabled",
-		 k->hc.size >> 10);
+	snprintf(name, sizeof(name), "hugepages-%zukB/enabled", k->hc.size >> 10);
+	if (k->hc.hugetlb) {
+		k->avail = n >= pool_need(k);
+		snprintf(k->why, sizeof(k->why), "%ld free hugetlb pages of %zu kB, a round needs %ld",
+			 n < 0 ? 0 : n, k->hc.size >> 10, pool_need(k));
+		return;
+	}
 	if (orders & (1UL << __builtin_ctzl(k->hc.size / psize()))) {
 		mode = thp_read_string(name, thp_modes);
 	} else if (k->hc.size != SZ_2M || access(THP_DIR "/enabled", F_OK)) {
@@ -280,26 +304,8 @@ static void probe_anon(struct kind *k, unsigned long orders)
 	}
 	if (mode == THP_INHERIT)
 		mode = thp_read_string("enabled", thp_modes);
-	if (mode != THP_ALWAYS && mode != THP_MADVISE) {
-		snprintf(k->why, sizeof(k->why), THP_DIR "/%s: %s", name,
-			 thp_modes[mode]);
-		return;
-	}
-	k->avail = true;
-}
-
-static void probe_hugetlb(struct kind *k)
-{
-	long nr = hugetlb_count(k->hc.size, "nr_hugepages");
-
-	if (nr < 0)
-		snprintf(k->why, sizeof(k->why), "no hugetlb pages of %zu kB",
-			 k->hc.size >> 10);
-	else if (nr < k->hc.npages)
-		snprintf(k->why, sizeof(k->why), "hugetlb pool of %zu kB has %ld pages",
-			 k->hc.size >> 10, nr);
-	else
-		k->avail = true;
+	k->avail = mode == THP_ALWAYS || mode == THP_MADVISE;
+	snprintf(k->why, sizeof(k->why), THP_DIR "/%s: %s", name, thp_modes[mode]);
 }
 
 /* ---- one round ---- */
@@ -311,43 +317,17 @@ struct worker {
 	uint64_t rng;
 	double next_1g;		/* earliest time for a 1 GiB round */
 	unsigned int reports;
-};
-
-struct round {
-	struct worker *w;
-	const struct kind *k;
+	const struct kind *k;	/* of the round */
 	struct kind_stats *st;
-	unsigned int nhuge, nunknown;
+	unsigned int nhuge, nunknown;	/* the round's folios */
 };
 
-/*
- * 1 if the region is one folio of its size: all pages present, PFNs
- * contiguous from a size-aligned PFN (a fallback maps small pages and the
- * shared zero page). 0 if not, -1 if we cannot see PFNs (no CAP_SYS_ADMIN).
- */
-static int is_one_folio(struct worker *w, const char *p, size_t len)
+static void count_folio(struct worker *w, char *p)
 {
-	uint64_t ent[SZ_2M / SZ_4K], pfn0 = 0;
-	size_t i, n = len / psize();
-	off_t off = (uintptr_t)p / psize() * sizeof(ent[0]);
+	int huge = w->k->hc.hugetlb ? 1 : hc_is_folio(w->pagemap, p, w->k->hc.size);
 
-	if (w->pagemap < 0 || n > ARRAY_SIZE(ent) ||
-	    pread(w->pagemap, ent, n * sizeof(ent[0]), off) !=
-	    (ssize_t)(n * sizeof(ent[0])))
-		return -1;
-	for (i = 0; i < n; i++) {
-		uint64_t pfn = PAGEMAP_PFN(ent[i]);
-
-		if (!PAGEMAP_PRESENT(ent[i]))
-			return 0;
-		if (!pfn)
-			return -1;
-		if (!i)
-			pfn0 = pfn;
-		if ((!i && pfn % n) || pfn != pfn0 + i)
-			return 0;
-	}
-	return 1;
+	w->nhuge += huge > 0;
+	w->nunknown += huge < 0;
 }
 
 static void report(struct worker *w, const char *fmt, ...)
@@ -365,79 +345,123 @@ static void report(struct worker *w, const char *fmt, ...)
 /* hc_round()'s check of huge page i: the verdict, and is it one folio? */
 static void check_page(const struct hc_page *pg, unsigned int i, void *arg)
 {
-	struct round *r = arg;
-	const struct kind *k = r->k;
-	int huge = 1;
+	struct worker *w = arg;
+	const struct kind *k = w->k;
 
 	if (pg->marker != HC_MARKER) {
-		report(r->w, "%s page %u: marker at +%#zx is %#x\n", k->name, i,
+		report(w, "%s page %u: marker at +%#zx is %#x\n", k->name, i,
 		       pg->touch, pg->marker);
-		add(&r->st->errors, 1);
+		add(&w->st->errors, 1);
 	}
 	if (pg->nonzero) {
-		report(r->w, "%s page %u at %p: %zu non-zero bytes, first at +%#zx = %#x (fill of worker %d is %#x), first touch at +%#zx\n",
+		report(w, "%s page %u at %p: %zu non-zero bytes, first at +%#zx = %#x (fill of worker %d is %#x), first touch at +%#zx\n",
 		       k->name, i, pg->addr, pg->nonzero, pg->first,
-		       (unsigned char)pg->addr[pg->first], r->w->id,
-		       r->w->pattern, pg->touch);
-		add(&r->st->nonzero, pg->nonzero);
+		       (unsigned char)pg->addr[pg->first], w->id,
+		       w->pattern, pg->touch);
+		add(&w->st->nonzero, pg->nonzero);
 	}
-	if (!k->hc.hugetlb) {
-		huge = is_one_folio(r->w, pg->addr, k->hc.size);
-		/* PMD THP without PFNs: AnonHugePages of its own VMA */
-		if (huge < 0 && k->hc.size == SZ_2M)
-			huge = check_huge_anon(pg->addr, 1, SZ_2M);
+	count_folio(w, pg->addr);
+}
+
+/* A CoW round (see the top): 0, or -errno of a failed mmap() or fork(). */
+static int cow_round(struct worker *w, const char **what)
+{
+	size_t size = w->k->hc.size, off;
+	uint64_t seed = rnd(&w->rng);
+	struct hc_verdict v[2];
+	struct hc_map m;
+	unsigned int i;
+	int err, j;
+	char *p;
+
+	*what = "mmap";
+	err = hc_map(&w->k->hc, &m);
+	if (err)
+		return err;
+	*what = "fork";
+	for (i = 0; !err && i < w->k->hc.npages; i++) {
+		p = m.base + i * m.stride;
+		off = rnd(&w->rng) % size;
+		hc_pattern_fill(p, size, seed + i);
+		count_folio(w, p);
+		err = hc_cow(p, size, seed + i, off, rnd(&w->rng) & 1, v);
+		if (err > 0)
+			report(w, "%s: child's wait status %#x\n", w->k->name, err);
+		add(&w->st->errors, err > 0);
+		for (j = 0; j < 2; j++)
+			if (v[j].bad)
+				report(w, "%s %s's page at %p: %zu wrong bytes, first at +%#zx = %#x, not %#x; write at +%#zx\n",
+				       w->k->name, j ? "parent" : "child", p,
+				       v[j].bad, v[j].first, v[j].got, v[j].want, off);
+		add(&w->st->wrong, v[0].bad + v[1].bad);
+		add(&w->st->written, !err);
+		add(&w->st->copied, !err && w->k->hc.hugetlb);
 	}
-	r->nhuge += huge > 0;
-	r->nunknown += huge < 0;
+	hc_unmap(&m);
+	return err < 0 ? err : 0;
 }
 
 static void run_round(struct worker *w, const struct kind *k)
 {
-	struct round r = { .w = w, .k = k, .st = &sh->k[k - kinds] };
 	size_t touch[MAX_BATCH];
 	const char *what;
 	unsigned int i;
-	int err;
+	int err = -ENOMEM;
 
+	w->k = k;
+	w->st = &sh->k[k - kinds];
+	w->nhuge = w->nunknown = 0;
 	for (i = 0; i < k->hc.npages; i++)
 		touch[i] = rnd(&w->rng) % k->hc.size;
-	err = hc_round(&k->hc, w->pattern, touch, check_page, &r, &what);
+	if (pool_take(k, pool_need(k))) {
+		if (k->cow && k >= &kinds[K_1G])	/* see pick_kind() */
+			__atomic_store_n(&sh->next_cow_1g, (long)now() +
+					 COW_1G_EVERY * opt.g1_interval, __ATOMIC_RELAXED);
+		err = k->cow ? cow_round(w, &what) :
+		      hc_round(&k->hc, w->pattern, touch, check_page, w, &what);
+		pool_take(k, -pool_need(k));
+	}
 	if (err == -ENOMEM || err == -EAGAIN) {
-		/*
-		 * Pool or memory short, e.g. the other workers hold the
-		 * 1 GiB pages: not a failure, try again later.
-		 */
-		add(&r.st->busy, 1);
-		if (k == &kinds[K_1G])
+		/* Pool or memory short: not a failure, try again later. */
+		add(&w->st->busy, 1);
+		if (k >= &kinds[K_1G])
 			w->next_1g = now() + 5;
-		sleep_s(0.01);
+		usleep(10000);
 		return;
 	}
 	if (err) {
 		report(w, "%s: %s: %s\n", k->name, what, strerror(-err));
-		add(&r.st->errors, 1);
+		add(&w->st->errors, 1);
 		return;
 	}
-	add(&r.st->rounds, 1);
-	add(&r.st->faults, k->hc.npages);
-	add(&r.st->huge, r.nhuge);
-	add(&r.st->unverified, r.nunknown);
+	add(&w->st->rounds, 1);
+	add(&w->st->faults, k->cow ? 0 : k->hc.npages);
+	add(&w->st->huge, w->nhuge);
+	add(&w->st->unverified, w->nunknown);
 }
 
-/* Mostly the fast kinds; 1 GiB only every -g seconds and if a page is free. */
+/*
+ * Mostly the fast kinds; 1 GiB only every -g seconds, when the pages are
+ * free, and not when the round would outlast the run. A 1 GiB CoW holds
+ * both pages for minutes: it is due every COW_1G_EVERY -g intervals in
+ * all, and until it starts no 1 GiB zeroing round does. (Its copy holds
+ * a hugetlb fault mutex: hugetlb faults of other workers that hash to it
+ * wait in D state until the copy is done, a minute or more under TCG.)
+ */
 static const struct kind *pick_kind(struct worker *w)
 {
 	unsigned int i, n = 0, pick[NKINDS];
+	const struct kind *k;
 	double t = now();
 
-	/* Not when the round would outlast the run: it takes ~10 s in TCG. */
-	if (kinds[K_1G].avail && t >= w->next_1g && deadline - t > 15) {
-		w->next_1g = t + opt.g1_interval;
-		/* Pages not promised to anybody yet. */
-		if (hugetlb_count(SZ_1G, "free_hugepages") -
-		    hugetlb_count(SZ_1G, "resv_hugepages") > 0)
-			return &kinds[K_1G];
+	if (t >= w->next_1g && deadline - t > 15) {
+		k = &kinds[K_1G + (kinds[K_1G + 1].avail &&
+				   t >= __atomic_load_n(&sh->next_cow_1g, __ATOMIC_RELAXED))];
 		w->next_1g = t + 5;
+		if (k->avail && pool_left(k) >= pool_need(k)) {
+			w->next_1g = t + opt.g1_interval;
+			return k;
+		}
 	}
 	for (i = 0; i < K_1G; i++)
 		if (kinds[i].avail)
@@ -456,11 +480,10 @@ static __noreturn void worker(int id)
 	w.pagemap = open("/proc/self/pagemap", O_RDONLY);
 	while (!should_stop()) {
 		k = pick_kind(&w);
-		if (!k) {
-			sleep_s(0.1);
-			continue;
-		}
-		run_round(&w, k);
+		if (k)
+			run_round(&w, k);
+		else
+			usleep(100000);
 	}
 	fflush(stdout);
 	_exit(0);
@@ -478,7 +501,7 @@ static __noreturn void preempt_switcher(int unused)
 	while (cur < 2 && strcmp(modes[cur], preempt_orig))
 		cur++;
 	while (!should_stop()) {
-		sleep_s(0.5 + (rnd(&rng) % 1500) / 1000.0);
+		usleep(500000 + rnd(&rng) % 1500 * 1000);
 		if (should_stop())
 			break;
 		/* Always a change: a write of the current mode does little. */
@@ -500,112 +523,71 @@ static __noreturn void preempt_switcher(int unused)
 
 /* ---- main process ---- */
 
-static void usage(const char *prog)
-{
-	ksft_exit_fail_msg("usage: %s [-t seconds] [-j procs] [-n min_faults] [-s seed] [-g seconds] [-P] [-M]\n",
-			   prog);
-}
-
-static unsigned long num(const char *s, const char *prog)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || end == s || *end)
-		usage(prog);
-	return v;
-}
-
-/* argv[0], the words of $TORTURE_OPTS, argv[1..]. */
-static char **merge_env_opts(int *argc, char **argv)
-{
-	const char *env = getenv("TORTURE_OPTS");
-	char **nargv, *copy, *tok, *save;
-	int n = 1, i;
-
-	if (!env || !*env)
-		return argv;
-	copy = strdup(env);
-	nargv = calloc(*argc + strlen(env) + 2, sizeof(*nargv));
-	if (!copy || !nargv)
-		ksft_exit_fail_msg("out of memory\n");
-	nargv[0] = argv[0];
-	for (tok = strtok_r(copy, " ,\t", &save); tok;
-	     tok = strtok_r(NULL, " ,\t", &save))
-		nargv[n++] = tok;
-	for (i = 1; i < *argc; i++)
-		nargv[n++] = argv[i];
-	*argc = n;
-	return nargv;
-}
-
 static void parse_opts(int argc, char **argv)
 {
+	static const char nums[] = "tjnsg";	/* the options with a number */
+	unsigned long *val[] = { &opt.secs, &opt.procs, &opt.target,
+				 &opt.seed, &opt.g1_interval };
+	const char *o;
+	char *end;
 	int c;
 
-	argv = merge_env_opts(&argc, argv);
 	while ((c = getopt(argc, argv, "t:j:n:s:g:PM")) != -1) {
-		switch (c) {
-		case 't':
-			opt.secs = num(optarg, argv[0]);
-			break;
-		case 'j':
-			opt.procs = num(optarg, argv[0]);
-			break;
-		case 'n':
-			opt.target = num(optarg, argv[0]);
-			break;
-		case 's':
-			opt.seed = num(optarg, argv[0]);
-			break;
-		case 'g':
-			opt.g1_interval = num(optarg, argv[0]);
-			break;
-		case 'P':
-			opt.preempt = true;
-			break;
-		case 'M':
-			opt.no_sysfs = true;
-			break;
-		default:
-			usage(argv[0]);
+		if (c == 'P' || c == 'M') {
+			*(c == 'P' ? &opt.preempt : &opt.no_sysfs) = true;
+			continue;
 		}
+		o = strchr(nums, c);
+		if (!o)
+			break;
+		errno = 0;
+		*val[o - nums] = strtoul(optarg, &end, 0);
+		if (errno || end == optarg || *end)
+			break;
 	}
-	if (optind != argc || !opt.secs || !opt.procs ||
+	if (c != -1 || optind != argc || !opt.secs || !opt.procs ||
 	    opt.procs > MAX_WORKERS)
-		usage(argv[0]);
+		ksft_exit_fail_msg("usage: %s [-t seconds] [-j procs] [-n min_faults] [-s seed] [-g seconds] [-P] [-M]\n",
+				   argv[0]);
 }
 
-static uint64_t total(size_t field)
+static unsigned long long total(size_t field)
 {
-	uint64_t sum = 0;
+	unsigned long long sum = 0;
 	unsigned int i;
 
 	for (i = 0; i < NKINDS; i++)
-		sum += get((uint64_t *)((char *)&sh->k[i] + field));
+		sum += get((unsigned long long *)((char *)&sh->k[i] + field));
 	return sum;
 }
 #define TOTAL(f) total(offsetof(struct kind_stats, f))
 
-/* System-wide mTHP allocation counters (6.9+), to show what happened. */
-static void mthp_stats(long *alloc, long *fallback)
+/*
+ * System-wide mTHP allocation counters (6.9+), to show what happened:
+ * read them at the start, print how they changed at the end.
+ */
+static void mthp_stats(bool print)
 {
+	struct kind *k;
 	char path[128];
-	unsigned int i;
+	long alloc, fb;
 
-	for (i = 0; i < K_1G; i++) {
-		if (kinds[i].hc.hugetlb)
+	for (k = kinds; k < &kinds[NKINDS]; k++) {
+		if (k->hc.hugetlb || k->cow)
 			continue;
-		snprintf(path, sizeof(path),
-			 THP_DIR "/hugepages-%zukB/stats/anon_fault_alloc",
-			 kinds[i].hc.size >> 10);
-		alloc[i] = read_long(path);
-		snprintf(path, sizeof(path),
-			 THP_DIR "/hugepages-%zukB/stats/anon_fault_fallback",
-			 kinds[i].hc.size >> 10);
-		fallback[i] = read_long(path);
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%zukB/stats/anon_fault_alloc",
+			 k->hc.size >> 10);
+		alloc = read_long(path);
+		strcpy(strrchr(path, '/'), "/anon_fault_fallback");
+		fb = read_long(path);
+		if (!print) {
+			k->alloc = alloc;
+			k->fallback = fb;
+		} else if (k->avail && k->alloc >= 0 && k->fallback >= 0) {
+			ksft_print_msg("sysfs hugepages-%zukB: anon_fault_alloc +%ld anon_fault_fallback +%ld (whole system)\n",
+				       k->hc.size >> 10, alloc - k->alloc,
+				       fb - k->fallback);
+		}
 	}
 }
 
@@ -655,7 +637,7 @@ static unsigned int stop_children(struct child *c, unsigned int n)
 
 	__atomic_store_n(&sh->stop, 1, __ATOMIC_RELAXED);
 	while (reap(c, n) && now() - t < GRACE_S)
-		sleep_s(0.05);
+		usleep(50000);
 	for (i = 0; i < n; i++) {
 		if (c[i].done)
 			continue;
@@ -666,7 +648,7 @@ static unsigned int stop_children(struct child *c, unsigned int n)
 	/* A task stuck in the kernel does not die: do not hang on it. */
 	t = now();
 	while (reap(c, n) && now() - t < 5)
-		sleep_s(0.05);
+		usleep(50000);
 	return reap(c, n);
 }
 
@@ -676,7 +658,7 @@ static const char *monitor(struct child *c, unsigned int n, double start)
 	double min_time = opt.secs / 10.0, next_progress = PROGRESS_S, t;
 
 	for (;;) {
-		sleep_s(0.2);
+		usleep(200000);
 		t = now() - start;
 		if (got_signal)
 			return "interrupted";
@@ -687,44 +669,44 @@ static const char *monitor(struct child *c, unsigned int n, double start)
 		if (!reap(c, n))
 			return "all workers exited";
 		if (t >= next_progress) {
-			ksft_print_msg("progress: %.0f s, %llu faults, %llu non-zero bytes\n",
-				       t, (unsigned long long)TOTAL(faults),
-				       (unsigned long long)TOTAL(nonzero));
+			ksft_print_msg("progress: %.0f s, %llu faults, %llu non-zero bytes, %llu huge pages copied, %llu wrong bytes\n",
+				       t, TOTAL(faults), TOTAL(nonzero),
+				       TOTAL(copied), TOTAL(wrong));
 			next_progress += PROGRESS_S;
 		}
 	}
 }
 
-static void report_kind(unsigned int i)
+/* SKIP with a name (kunit.py reads no "ok N # SKIP" without one). */
+static void report_kind(const struct kind *k)
 {
-	const struct kind *k = &kinds[i];
-	const struct kind_stats *st = &sh->k[i];
-	unsigned long long faults = st->faults, huge = st->huge;
+	const struct kind_stats *st = &sh->k[k - kinds];
+	unsigned long long n = k->cow ? st->written : st->faults;
 
 	if (k->avail)
-		ksft_print_msg("%-10s faults %llu huge %llu unverified %llu nonzero_bytes %llu busy %llu errors %llu rounds %llu\n",
-			       k->name, faults, huge,
-			       (unsigned long long)st->unverified,
-			       (unsigned long long)st->nonzero,
-			       (unsigned long long)st->busy,
-			       (unsigned long long)st->errors,
-			       (unsigned long long)st->rounds);
+		ksft_print_msg("%-14s rounds %llu faults %llu written %llu copied %llu huge %llu unverified %llu nonzero_bytes %llu wrong_bytes %llu busy %llu errors %llu\n",
+			       k->name, st->rounds, st->faults, st->written,
+			       st->copied, st->huge, st->unverified, st->nonzero,
+			       st->wrong, st->busy, st->errors);
 	if (!k->avail)
-		ksft_test_result_skip("%s: %s\n", k->name, k->why);
-	else if (st->nonzero || st->errors)
-		ksft_test_result_fail("%s: %llu non-zero bytes, %llu errors in %llu faults\n",
-				      k->name, (unsigned long long)st->nonzero,
-				      (unsigned long long)st->errors, faults);
-	else if (!faults)
+		ksft_test_result_code(KSFT_SKIP, k->name, "%s", k->why);
+	else if (st->nonzero || st->wrong || st->errors)
+		ksft_test_result_fail("%s: %llu non-zero bytes, %llu wrong bytes, %llu errors in %llu %s\n",
+				      k->name, st->nonzero, st->wrong, st->errors,
+				      n, k->cow ? "pages written" : "faults");
+	else if (!st->rounds)
 		/* e.g. the 1 GiB pool was always taken, or -t was short */
-		ksft_test_result_skip("%s: no round completed (%llu times busy)\n",
-				      k->name, (unsigned long long)st->busy);
-	else if (!k->hc.hugetlb && !huge && !st->unverified)
-		ksft_test_result_skip("%s: none of %llu regions became one folio\n",
-				      k->name, faults);
+		ksft_test_result_code(KSFT_SKIP, k->name, "no round completed (%llu times busy)",
+				      st->busy);
+	else if (!k->hc.hugetlb && !st->huge && !st->unverified)
+		ksft_test_result_code(KSFT_SKIP, k->name, "none of %llu regions became one folio",
+				      n);
+	else if (k->cow)
+		ksft_test_result_pass("%s: %llu huge pages written after fork (%llu copied whole), every byte right\n",
+				      k->name, n, st->copied);
 	else
 		ksft_test_result_pass("%s: %llu faults (%llu verified huge), all zero\n",
-				      k->name, faults, huge);
+				      k->name, n, st->huge);
 }
 
 static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
@@ -734,14 +716,11 @@ static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
 	unsigned int i, bad = 0;
 
 	for (i = 0; i < NKINDS; i++)
-		report_kind(i);
+		report_kind(&kinds[i]);
 
-	if (faults >= opt.target)
-		ksft_test_result_pass("fault target: %llu >= %lu faults in %.1f s (%.0f/s)\n",
-				      faults, opt.target, secs, faults / secs);
-	else
-		ksft_test_result_fail("fault target: %llu < %lu faults in %.1f s (%s)\n",
-				      faults, opt.target, secs, why);
+	ksft_test_result(faults >= opt.target, "fault target: %llu %s %lu faults in %.1f s (%.0f/s, %s)\n",
+			 faults, faults >= opt.target ? ">=" : "<", opt.target,
+			 secs, faults / secs, why);
 
 	for (i = 0; i < nworkers + preempt_run; i++) {
 		int s = c[i].status;
@@ -764,27 +743,25 @@ static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
 			 stuck ? " (some are stuck)" : "");
 
 	if (opt.preempt && !preempt_run)
-		ksft_test_result_skip("preempt switching: no " PREEMPT_FILE "\n");
+		ksft_test_result_code(KSFT_SKIP, "preempt switching", "no " PREEMPT_FILE);
 	else if (opt.preempt)
 		ksft_test_result(get(&sh->switches) && !get(&sh->switch_errors),
 				 "preempt switching: %llu switches, %llu failed writes\n",
-				 (unsigned long long)get(&sh->switches),
-				 (unsigned long long)get(&sh->switch_errors));
+				 get(&sh->switches), get(&sh->switch_errors));
 }
 
 int main(int argc, char **argv)
 {
 	struct child c[MAX_WORKERS + 1] = {};
-	long alloc0[NKINDS], fb0[NKINDS], alloc1[NKINDS], fb1[NKINDS];
 	unsigned long orders = thp_supported_orders();
+	struct sigaction sa = { .sa_handler = on_signal };
 	bool preempt_run = false;
 	unsigned int i, n, stuck;
-	struct sigaction sa = { .sa_handler = on_signal };
 	const char *why;
 	double start;
 
 	main_pid = getpid();
-	opt.seed = getpid() ^ (unsigned int)time(NULL);
+	opt.seed = (unsigned int)(getpid() ^ time(NULL));
 	ksft_print_header();
 	parse_opts(argc, argv);
 
@@ -799,27 +776,27 @@ int main(int argc, char **argv)
 	if (!opt.no_sysfs)
 		enable_thp(orders);
 
+	for (i = 0; i < 2; i++)		/* pages not promised to anybody */
+		pool_size[i] = hugetlb_count(i ? SZ_1G : SZ_2M, "free_hugepages") -
+			       hugetlb_count(i ? SZ_1G : SZ_2M, "resv_hugepages");
 	for (i = n = 0; i < NKINDS; i++) {
 		if (kinds[i].hc.npages > MAX_BATCH)
 			ksft_exit_fail_msg("%s: batch > %d\n", kinds[i].name,
 					   MAX_BATCH);
-		if (kinds[i].hc.hugetlb)
-			probe_hugetlb(&kinds[i]);
-		else
-			probe_anon(&kinds[i], orders);
+		probe(&kinds[i], orders);
 		n += kinds[i].avail;
 	}
 	if (!n)
 		ksft_exit_skip("no kind of huge page is available\n");
 	if (opt.preempt && !access(PREEMPT_FILE, W_OK) &&
-	    !read_preempt(preempt_orig, sizeof(preempt_orig)))
+	    read_preempt(preempt_orig))
 		preempt_run = true;
 
 	ksft_set_plan(NKINDS + 2 + opt.preempt);
-	ksft_print_msg("seed %u, %u workers, %u s, target %lu faults, 1G every %u s per worker%s\n",
+	ksft_print_msg("seed %lu, %lu workers, %lu s, target %lu faults, 1G every %lu s per worker%s\n",
 		       opt.seed, opt.procs, opt.secs, opt.target,
 		       opt.g1_interval, preempt_run ? ", preempt switching" : "");
-	mthp_stats(alloc0, fb0);
+	mthp_stats(false);
 
 	start = now();
 	deadline = start + opt.secs;
@@ -835,17 +812,12 @@ int main(int argc, char **argv)
 	stuck = stop_children(c, opt.procs + preempt_run);
 	restore_settings();
 	ksft_print_msg("stopped after %.1f s: %s\n", now() - start, why);
-
-	mthp_stats(alloc1, fb1);
-	for (i = 0; i < K_1G; i++)
-		if (kinds[i].avail && !kinds[i].hc.hugetlb && alloc0[i] >= 0 &&
-		    fb0[i] >= 0)
-			ksft_print_msg("sysfs hugepages-%zukB: anon_fault_alloc +%ld anon_fault_fallback +%ld (whole system)\n",
-				       kinds[i].hc.size >> 10, alloc1[i] - alloc0[i],
-				       fb1[i] - fb0[i]);
+	mthp_stats(true);
 
 	report_all(c, opt.procs, preempt_run, why, now() - start, stuck);
-	ksft_print_msg("faults: %llu\n", (unsigned long long)TOTAL(faults));
-	ksft_print_msg("nonzero_bytes: %llu\n", (unsigned long long)TOTAL(nonzero));
+	ksft_print_msg("faults: %llu\n", TOTAL(faults));
+	ksft_print_msg("nonzero_bytes: %llu\n", TOTAL(nonzero));
+	ksft_print_msg("copied_pages: %llu\n", TOTAL(copied));
+	ksft_print_msg("copy_wrong_bytes: %llu\n", TOTAL(wrong));
 	ksft_finished();
 }

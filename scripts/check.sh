@@ -45,7 +45,7 @@ for s in patches seed; do
 done
 
 # The series' KUnit suites must run on the patched kernel.
-suites_patched="x86_clear_pages folio_zero_user resched_ranges"
+suites_patched="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges"
 for k in $kernels; do
 	img=$BUILD/obj-$k/arch/x86/boot/bzImage
 	suites=""
@@ -57,7 +57,7 @@ for k in $kernels; do
 			continue
 		fi
 		step boot "$k/$p" "$out/$k-$p.boot.log" "$TOP/scripts/boot.sh" "$img" "$p" \
-			hugezero,faults "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
+			hugezero,faults,copies "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
 			echo "FAIL $k/$p: boot: $(tail -n 1 "$out/$k-$p.boot.log")" >"$res"
 		judge "$out/$k-$p.console.log" "$k/$p" $suites >>"$res"
 		grep -q "preempt: .*($p)" "$out/$k-$p.console.log" ||
@@ -125,7 +125,7 @@ res=$out/patched-ranges-off.txt
 log=$out/patched-ranges-off.console.log
 if [[ " $built " == *" patched "* ]] &&
 	step boot patched/ranges-off "$out/patched-ranges-off.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults "$log" \
+		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults,copies "$log" \
 		"${BOOT_TIMEOUT:-600}" "resched_ranges=off"; then
 	judge "$log" patched/ranges-off $suites_patched >"$res"
 	if grep -aq '^resched_ranges: off' "$log" && ! grep -aq '^resched_ranges: [0-9]* ranges' "$log"; then

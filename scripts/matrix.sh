@@ -49,7 +49,7 @@ boot() {
 	local img=$BUILD/obj-matrix-$1/arch/x86/boot/bzImage m=$2 r=$3
 	shift 3
 	step boot "matrix-$r" "$out/$r.boot.log" "$TOP/scripts/boot.sh" "$img" "$m" \
-		hugezero,faults "$out/$r.console.log" "${BOOT_TIMEOUT:-600}" ||
+		hugezero,faults,copies "$out/$r.console.log" "${BOOT_TIMEOUT:-600}" ||
 		echo "FAIL matrix-$r: boot" >>"$out/$r.txt"
 	judge "$out/$r.console.log" "matrix-$r" "$@" >>"$out/$r.txt"
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # torture.sh: make torture. Huge page faults of every kind (hugetlb 2 MiB
 # and 1 GiB, THP, mTHP) from several processes at once, on memory filled
-# with a pattern and freed first, under stress-ng memory pressure, while
+# with a pattern and freed first, and copy-on-write copies of hugetlb
+# pages (and THP, which splits), under stress-ng memory pressure, while
 # the preemption model is switched at run time; every byte checked.
 #  1. the patched kernel: at least TORTURE_FAULTS (100000) faults;
 #  2. the patched debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT,
@@ -28,10 +29,11 @@ boot() {	# boot NAME OBJ RUN TORTURE_OPTS TIMEOUT
 		"TORTURE_OPTS=$4"
 	judge "$out/$1.console.log" "$1" x86_clear_pages folio_zero_user resched_ranges >"$out/$1.txt"
 }
-boot patched obj-patched torture.sh "-t,$secs,-n,$faults,-j,4,-P" $((secs + 300))
+# The margins: a worker in a 1 GiB CoW round may take minutes to stop.
+boot patched obj-patched torture.sh "-t,$secs,-n,$faults,-j,4,-P" $((secs + 600))
 boot patched-debug obj-debug hugezero,faults,torture.sh \
 	"-t,${TORTURE_DEBUG_SECS:-300},-n,${TORTURE_DEBUG_FAULTS:-5000},-j,4,-P" \
-	$((${TORTURE_DEBUG_SECS:-300} + 600))
+	$((${TORTURE_DEBUG_SECS:-300} + 900))
 
 # Measurements are KTAP diagnostics ("# faults: N") in the results:
 # get KEY FILE...: their sum over FILEs, empty if none has one.
@@ -43,18 +45,21 @@ get() {
 }
 sum() { get "$1" "$out"/*.ktap | grep . || echo 0; }
 splats=$(cat "$out"/*.txt | grep -c '^FAIL .*: splat:')
+# copied_pages: hugetlb pages (2 MiB or 1 GiB) copied on a write after
+# fork() and checked on both sides, counted in huge pages.
+keys="faults nonzero_bytes copied_pages copy_wrong_bytes"
 {
-	echo "faults: $(sum faults)"
-	echo "nonzero_bytes: $(sum nonzero_bytes)"
+	for k in $keys; do echo "$k: $(sum "$k")"; done
 	echo "splats: $splats"
 	for k in patched patched-debug; do
-		f=$(get faults "$out/$k.ktap")
-		z=$(get nonzero_bytes "$out/$k.ktap")
-		echo "# $k: faults ${f:-none} nonzero_bytes ${z:-none}," \
-			"$(grep -c '^PASS' "$out/$k.txt") passed, $(grep -c '^FAIL' "$out/$k.txt") failed"
+		line="# $k:"
+		for m in $keys; do line="$line $m $(get "$m" "$out/$k.ktap" | grep . || echo none)"; done
+		echo "$line, $(grep -c '^PASS' "$out/$k.txt") passed, $(grep -c '^FAIL' "$out/$k.txt") failed"
 	done
 } >"$RESULTS/torture.txt"
 cat "$RESULTS/torture.txt"
 echo
 tally "$out" || exit 1
 [ "$(sum faults)" -ge "$faults" ] || { echo "fewer than $faults faults"; exit 1; }
+[ "$(sum copy_wrong_bytes)" -eq 0 ] || { echo "wrong bytes in copied huge pages"; exit 1; }
+[ "$(sum copied_pages)" -gt 0 ] || { echo "no huge page was copied"; exit 1; }
