@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "common.h"
 
@@ -70,4 +71,25 @@ double median_of(double *v, int n)
 		return NAN;
 	qsort(v, n, sizeof(v[0]), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void *grow_array(void *arr, size_t *cap, size_t nr, size_t size)
+{
+	if (nr < *cap)
+		return arr;
+	*cap = *cap ? 2 * *cap : 256;
+	arr = realloc(arr, *cap * size);
+	if (!arr) {
+		perror("clearbench: realloc");
+		exit(1);
+	}
+	return arr;
 }

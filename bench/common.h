@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -90,5 +91,14 @@ struct ratio_stats {
 
 /* Median of the @n values at @v (which it sorts); NAN if @n is 0. */
 double median_of(double *v, int n);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t now_ns(void);
+
+/*
+ * Room for one more element in @arr of @nr used of *@cap, each @size
+ * bytes: doubles the array when full; exits on failure.
+ */
+void *grow_array(void *arr, size_t *cap, size_t nr, size_t size);
 
 #endif

@@ -31,28 +31,13 @@ static void record(struct copy_results *res, int round, int strat, int page,
 {
 	struct copy_run *r;
 
-	if (res->nr == res->cap) {
-		res->cap = res->cap ? 2 * res->cap : 256;
-		res->runs = realloc(res->runs, res->cap * sizeof(*res->runs));
-		if (!res->runs) {
-			perror("clearbench: realloc");
-			exit(1);
-		}
-	}
+	res->runs = grow_array(res->runs, &res->cap, res->nr, sizeof(*res->runs));
 	r = &res->runs[res->nr++];
 	r->round = round;
 	r->strat = strat;
 	r->page = page;
 	r->gbps = gbps;
 	res->measured[page][strat] = true;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static double timed_copy(const struct copy_ctx *cc, int s)

@@ -43,14 +43,7 @@ static void record(struct results *res, int round, int strat, int page,
 {
 	struct raw_run *r;
 
-	if (res->nr == res->cap) {
-		res->cap = res->cap ? 2 * res->cap : 256;
-		res->runs = realloc(res->runs, res->cap * sizeof(*res->runs));
-		if (!res->runs) {
-			perror("clearbench: realloc");
-			exit(1);
-		}
-	}
+	res->runs = grow_array(res->runs, &res->cap, res->nr, sizeof(*res->runs));
 	r = &res->runs[res->nr++];
 	r->round = round;
 	r->strat = strat;
@@ -58,14 +51,6 @@ static void record(struct results *res, int round, int strat, int page,
 	r->paired = paired;
 	memcpy(r->v, v, sizeof(r->v));
 	res->measured[page][strat] = true;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static double gbps_of(size_t bytes, uint64_t ns)
