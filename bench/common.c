@@ -93,3 +93,21 @@ void *grow_array(void *arr, size_t *cap, size_t nr, size_t size)
 	}
 	return arr;
 }
+
+bool ratio_summary(double *ratio, int n, struct ratio_stats *st)
+{
+	int k;
+
+	st->rounds = n;
+	if (!n)
+		return false;
+	st->min = st->max = ratio[0];
+	for (k = 1; k < n; k++) {
+		if (ratio[k] < st->min)
+			st->min = ratio[k];
+		if (ratio[k] > st->max)
+			st->max = ratio[k];
+	}
+	st->median = median_of(ratio, n);
+	return true;
+}

@@ -92,6 +92,12 @@ struct ratio_stats {
 /* Median of the @n values at @v (which it sorts); NAN if @n is 0. */
 double median_of(double *v, int n);
 
+/*
+ * Fill @st's rounds, min, max and median from the @n per-round ratios at
+ * @ratio (which it sorts); false if @n is 0.
+ */
+bool ratio_summary(double *ratio, int n, struct ratio_stats *st);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);
 

@@ -204,16 +204,5 @@ bool copy_ratio(const struct copy_results *res, int pi, int s, int vs,
 			st->won++;
 		ratio[n++] = x / y;
 	}
-	st->rounds = n;
-	if (!n)
-		return false;
-	st->min = st->max = ratio[0];
-	for (k = 1; k < n; k++) {
-		if (ratio[k] < st->min)
-			st->min = ratio[k];
-		if (ratio[k] > st->max)
-			st->max = ratio[k];
-	}
-	st->median = median_of(ratio, n);
-	return true;
+	return ratio_summary(ratio, n, st);
 }

@@ -413,16 +413,5 @@ bool paired_ratio(const struct results *res, int pi, int s, enum metric m,
 		ratio[n++] = x / y;
 	}
 	free(tab);
-	st->rounds = n;
-	if (!n)
-		return false;
-	st->min = st->max = ratio[0];
-	for (k = 1; k < n; k++) {
-		if (ratio[k] < st->min)
-			st->min = ratio[k];
-		if (ratio[k] > st->max)
-			st->max = ratio[k];
-	}
-	st->median = median_of(ratio, n);
-	return true;
+	return ratio_summary(ratio, n, st);
 }
