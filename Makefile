@@ -10,12 +10,14 @@
 #                    the latency bound
 #   make checkpatch  scripts/checkpatch.pl --strict on the series
 #   make kernels     just build the baseline and patched guest kernels
+#   make fresh       .ci/run (or CMD="...") as root in a new minimal Debian 12
+#                    root: proves that make deps installs all that is needed
 #   make clean       remove $(BUILD) and bench/build
 
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all bench check latency matrix torture bisect checkpatch kernels deps tree clean
+.PHONY: all bench check latency matrix torture bisect checkpatch kernels fresh deps tree clean
 
 all: check
 
@@ -43,12 +45,18 @@ bisect:
 checkpatch: tree
 	@scripts/checkpatch.sh
 
+fresh:
+	@scripts/fresh.sh $(CMD)
+
 deps:
 	@scripts/deps.sh
 
 tree: deps
 	@scripts/unpack.sh
 
+# Never into a root that make fresh has mounted /dev, /sys and a cache in.
 clean:
-	rm -rf $(BUILD)
+	@! findmnt -rn -o TARGET | grep -q '^$(BUILD)/' || \
+		{ echo "error: something is mounted under $(BUILD) (make fresh?)" >&2; exit 1; }
+	rm -rf --one-file-system $(BUILD)
 	$(MAKE) -C bench clean

@@ -8,12 +8,16 @@ pkgs=(
 	linux-source-6.12			# the tree
 	linux-config-6.12			# Debian's own configs (make matrix)
 	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git ccache file
+	libc6-dev				# headers, static libc (gcc only recommends it)
+	perl					# checkpatch.pl's Term::ANSIColor (not in perl-base)
+	openssl zstd				# make matrix, Debian's config: key, zstd bzImage
 	rsync					# make headers_install (mm selftests)
 	python3 python3-ply python3-git	# checkpatch's spdxcheck.py; kunit.py
 	jq					# results.sh reads kunit.py's JSON
 	qemu-system-x86 busybox-static		# the guest
 	rt-tests stress-ng			# latency and torture workloads
 	gnuplot-nox				# plots
+	bsdextrautils				# column (make bench, make latency)
 )
 mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sed 's/#.*//' | tr ' \t' '\n\n' | grep .)
 
