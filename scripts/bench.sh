@@ -61,13 +61,18 @@ for k in baseline patched; do
 			v[order[i], "user_s"] "," v[order[i], "sys_s"] }' >>"$gcsv.tmp"
 done
 mv "$gcsv.tmp" "$gcsv"
+for k in baseline patched; do
+	grep -q "^$k," "$gcsv" || { echo "no guest fault rates from $k: $RESULTS/guest-bench/$k.console.log"; exit 1; }
+done
 
 echo
 cat "$RESULTS/bench.txt"
 echo
-"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv"
+fail=0
+"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv" || fail=1
 echo
 echo "In the QEMU TCG guest (relative structure only; TCG timing says nothing about hardware):"
 column -s, -t "$gcsv"
 echo
 echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $ccsv $RESULTS/bench-copy.png $gcsv"
+[ $fail -eq 0 ] || { echo "a goal had nothing to compare (NOT measured above)"; exit 1; }

@@ -103,7 +103,8 @@ judge() {
 
 # tally DIR: the one tally of every target. DIR/*.txt hold PASS/FAIL/SKIP
 # lines; print a table of them, the failures and "N passed, N failed, N
-# skipped", and gather them in DIR/all.txt. Returns 1 on any FAIL.
+# skipped", and gather them in DIR/all.txt. Returns 1 on any FAIL, and
+# when nothing passed or failed at all (nothing ran is not a pass).
 tally() {
 	local dir=$1 f pass fail skip
 	rm -f "$dir/all.txt"
@@ -124,6 +125,10 @@ tally() {
 	skip=$(grep -c '^SKIP' "$dir/all.txt")
 	echo "results: $dir/all.txt"
 	echo "$pass passed, $fail failed, $skip skipped"
+	if [ $((pass + fail)) -eq 0 ]; then
+		echo "FAIL: no result at all in $dir: nothing ran"
+		return 1
+	fi
 	[ "$fail" -eq 0 ]
 }
 
