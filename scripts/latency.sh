@@ -34,11 +34,7 @@ run() {
 		grep '^FAIL' "$out/$k-$p.txt" | sed 's/^/  /'
 		fail=1
 	fi
-	measurements "${log%.console.log}.ktap" latency.sh | awk -F'\t' -v k="$k" -v p="$p" '
-		$2 == "max_us" { max[$1] = $3; order[++n] = $1 }
-		$2 == "p99_us" { p99[$1] = $3 }
-		END { for (i = 1; i <= n; i++) print k "," p "," order[i] "," max[order[i]] "," p99[order[i]] }' \
-		>>"$csv.tmp"
+	latency_rows "${log%.console.log}.ktap" "$k" "$p" >>"$csv.tmp"
 }
 
 for k in baseline seed patched; do
@@ -67,24 +63,22 @@ QEMU_ACCEL=tcg,thread=single run patched none-switch guarded+switch,unguarded+sw
 mv "$csv.tmp" "$csv"
 echo
 column -s, -t "$csv"
-# The goal: under preempt=none the guarded clear stays within 2x the
-# maximum latency of mainline's page-at-a-time clearing.
-# goal PREEMPT MAINLINE GUARDED WHAT: the guarded variant's maximum within
-# 2x mainline's, in the rows of PREEMPT.
-goal() {
-	awk -F, -v p="$1" -v mv="$2" -v gv="$3" -v what="$4" '
-		$2 == p && $3 == mv { m = $4 } $2 == p && $3 == gv { g = $4 }
-		END {
-			if (m == "" || g == "") { print "goal: " what ": not measured"; exit 1 }
-			r = g / m
-			printf "goal: %s: %s (%d us vs %d us, %.2fx)\n", what, \
-				r <= 2 ? "met" : "NOT met", g, m, r
-			exit r > 2
-		}' "$csv"
-}
-goal none mainline guarded "guarded <= 2x mainline under none" || fail=1
-goal none-switch mainline+switch guarded+switch \
-	"guarded <= 2x mainline while the model switches" || fail=1
-goal none mainline+cow guarded+cow "guarded copy <= 2x mainline under none" || fail=1
+# The goals, asserted in this run (make latency exits non-zero if one is
+# missed or was not measured):
+#  - under none and voluntary, the guarded clear stays within 2x the maximum
+#    of mainline's page-at-a-time clearing, and the 32 MiB units within
+#    half of one unguarded extent (a fallback without resched points fails);
+#  - under full every variant stays within 2x mainline (nothing to fix);
+#  - the same for copies (+cow) and while the model switches.
+# The unguarded rows are a measured reference, not a goal.
+for p in none voluntary; do
+	latency_goal "$csv" $p mainline guarded 2 || fail=1
+	latency_goal "$csv" $p unguarded units 0.5 || fail=1
+done
+for v in tif guarded unguarded units; do
+	latency_goal "$csv" full mainline $v 2 || fail=1
+done
+latency_goal "$csv" none-switch mainline+switch guarded+switch 2 || fail=1
+latency_goal "$csv" none mainline+cow guarded+cow 2 || fail=1
 echo "results: $csv (consoles: $out/*.console.log)"
 [ $fail -eq 0 ]

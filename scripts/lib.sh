@@ -154,3 +154,28 @@ measurements() {
 			n = 0
 		}'
 }
+
+# latency_rows KTAP KERNEL PREEMPT: the CSV rows
+# (kernel,preempt,variant,max_us,p99_us) of one boot of guest/latency.sh.
+latency_rows() {
+	measurements "$1" latency.sh | awk -F'\t' -v k="$2" -v p="$3" '
+		$2 == "max_us" { max[$1] = $3; order[++n] = $1 }
+		$2 == "p99_us" { p99[$1] = $3 }
+		END { for (i = 1; i <= n; i++) print k "," p "," order[i] "," max[order[i]] "," p99[order[i]] }'
+}
+
+# latency_goal CSV PREEMPT REF VARIANT RATIO: VARIANT's maximum within
+# RATIO x REF's, in the rows of PREEMPT. Prints the verdict; returns 1 if
+# it is missed or either row is missing (nothing to compare is a failure).
+latency_goal() {
+	awk -F, -v p="$2" -v rv="$3" -v gv="$4" -v k="$5" '
+		$2 == p && $3 == rv { m = $4 } $2 == p && $3 == gv { g = $4 }
+		END {
+			what = sprintf("%s: %s <= %gx %s", p, gv, k, rv)
+			if (m == "" || g == "" || m <= 0) { print "goal: " what ": NOT measured"; exit 1 }
+			r = g / m
+			printf "goal: %s: %s (%d us vs %d us, %.2fx)\n", what, \
+				r <= k ? "met" : "NOT met", g, m, r
+			exit r > k
+		}' "$1"
+}
