@@ -10,10 +10,19 @@
  * in the middle of the folio, and check every byte. Output is TAP, in
  * kselftest style.
  *
- * Usage: hugezero [-s seed]
+ * With -a, the rounds run once per way of clearing that the kernel's
+ * evaluation knobs (/sys/kernel/debug/clear_huge_page/) offer: every
+ * "strategy" listed there, and the default with "guard" 0, so that the
+ * code that selects and drives each path runs end to end, not only its
+ * instruction loop. Results are named "<setting>:<kind>". The knobs are
+ * put back to "default" and 1 afterwards. A kernel without the knobs runs
+ * the rounds once, as it boots, and says so.
+ *
+ * Usage: hugezero [-a] [-s seed]
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +35,8 @@
 
 #define PATTERN 0x5a
 #define MAX_PAGES 16
+#define KNOBS "/sys/kernel/debug/clear_huge_page/"
+#define MAX_SETTINGS 8
 
 struct kind {
 	const char *name;
@@ -55,8 +66,9 @@ static void check(const struct hc_page *pg, unsigned int i, void *arg)
 		r->thp += check_huge_anon(pg->addr, 1, r->k->hc.size);
 }
 
-static void test_kind(const struct kind *k)
+static void test_kind(const struct kind *k, const char *setting)
 {
+	char name[64];
 	struct result r = { .k = k };
 	size_t touch[MAX_PAGES];
 	const char *what;
@@ -65,38 +77,117 @@ static void test_kind(const struct kind *k)
 
 	for (i = 0; i < k->hc.npages; i++)
 		touch[i] = (size_t)random() % (k->hc.size / SZ_4K) * SZ_4K + 123;
+	if (setting)
+		snprintf(name, sizeof(name), "%.15s:%.31s", setting, k->name);
+	else
+		snprintf(name, sizeof(name), "%.31s", k->name);
 	err = hc_round(&k->hc, PATTERN, touch, check, &r, &what);
 	if (err)
-		ksft_test_result_fail("%s: %s of %u huge pages: %s\n", k->name,
+		ksft_test_result_fail("%s: %s of %u huge pages: %s\n", name,
 				      what, k->hc.npages, strerror(-err));
 	else if (r.nonzero || r.lost)
 		ksft_test_result_fail("%s: %zu non-zero bytes, %u lost writes in %u huge pages\n",
-				      k->name, r.nonzero, r.lost, k->hc.npages);
+				      name, r.nonzero, r.lost, k->hc.npages);
 	else if (!k->hc.hugetlb && r.thp < k->hc.npages)
 		/* named: kunit.py reads no "ok N # SKIP" without a name */
-		ksft_test_result_code(KSFT_SKIP, k->name, "only %u of %u regions were THP",
+		ksft_test_result_code(KSFT_SKIP, name, "only %u of %u regions were THP",
 				      r.thp, k->hc.npages);
 	else
-		ksft_test_result_pass("%s: %u huge pages all zero\n", k->name,
+		ksft_test_result_pass("%s: %u huge pages all zero\n", name,
 				      k->hc.npages);
+}
+
+/*
+ * The strategies that the knob lists ("default [units] cached nt"), then
+ * "unguarded": the default with guard 0. Returns how many, 0 without knobs.
+ */
+static unsigned int list_settings(char names[][16])
+{
+	char buf[128], *tok, *save;
+	unsigned int n = 0;
+	FILE *f = fopen(KNOBS "strategy", "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (tok = strtok_r(buf, " []\n", &save); tok && n < MAX_SETTINGS - 1;
+	     tok = strtok_r(NULL, " []\n", &save))
+		snprintf(names[n++], 16, "%s", tok);
+	if (n)
+		snprintf(names[n++], 16, "unguarded");
+	return n;
+}
+
+/* Does /proc/cpuinfo list clzero? */
+static bool cpu_has_clzero(void)
+{
+	char line[4096];
+	bool has = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && !has && fgets(line, sizeof(line), f))
+		has = !strncmp(line, "flags", 5) && strstr(line, " clzero");
+	if (f)
+		fclose(f);
+	return has;
+}
+
+/* Set the knobs for one setting; 0 or an errno. */
+static int apply_setting(const char *name)
+{
+	bool unguarded = !strcmp(name, "unguarded");
+	int err;
+
+	err = write_str(KNOBS "strategy", unguarded ? "default" : name);
+	return err ? err : write_str(KNOBS "guard", unguarded ? "0" : "1");
 }
 
 int main(int argc, char **argv)
 {
 	unsigned int seed = getpid() ^ (unsigned int)time(NULL);
-	unsigned int i;
-	int opt;
+	char settings[MAX_SETTINGS][16];
+	unsigned int i, j, nset = 0;
+	bool all = false;
+	int opt, err;
 
-	while ((opt = getopt(argc, argv, "s:")) != -1) {
-		if (opt != 's')
-			ksft_exit_fail_msg("usage: %s [-s seed]\n", argv[0]);
-		seed = strtoul(optarg, NULL, 0);
+	while ((opt = getopt(argc, argv, "as:")) != -1) {
+		if (opt == 'a')
+			all = true;
+		else if (opt == 's')
+			seed = strtoul(optarg, NULL, 0);
+		else
+			ksft_exit_fail_msg("usage: %s [-a] [-s seed]\n", argv[0]);
 	}
 	srandom(seed);
 	ksft_print_header();
 	ksft_print_msg("seed %u\n", seed);
-	ksft_set_plan(ARRAY_SIZE(kinds));
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		test_kind(&kinds[i]);
+	if (all) {
+		nset = list_settings(settings);
+		if (!nset)
+			ksft_print_msg("no %s: the kernel's own way only\n", KNOBS);
+	}
+	ksft_set_plan(ARRAY_SIZE(kinds) * (nset ? nset : 1));
+	for (j = 0; j < (nset ? nset : 1); j++) {
+		if (nset) {
+			err = apply_setting(settings[j]);
+			if (err) {
+				for (i = 0; i < ARRAY_SIZE(kinds); i++)
+					ksft_test_result_fail("%s:%s: cannot set the knobs: %s\n",
+							      settings[j], kinds[i].name,
+							      strerror(err));
+				continue;
+			}
+		}
+		if (nset && !strcmp(settings[j], "nt"))
+			ksft_print_msg("nt: clear_pages_nocache() with %s\n",
+				       cpu_has_clzero() ? "CLZERO" :
+				       "MOVNTI: no CLZERO on this CPU, the same driving code; clearbench -V runs CLZERO's loop on the host");
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			test_kind(&kinds[i], nset ? settings[j] : NULL);
+	}
+	if (nset && apply_setting("default"))
+		ksft_exit_fail_msg("cannot put the knobs back to default\n");
 	ksft_finished();
 }
