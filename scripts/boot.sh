@@ -22,9 +22,16 @@ rm -f "$log" "$ktap"
 # migrated between nodes (GUEST_NODES=1: one node, as before). A node is
 # a socket: CPUs of one socket share a last level cache, and the kernel
 # warns when cache siblings are on different nodes.
-cpus=${GUEST_CPUS:-2} mem=${GUEST_MEM:-6G} nodes=${GUEST_NODES:-2}
-numa=() smp=$cpus
+# Two 1 GiB pages, one per node, so that a 1 GiB folio can be migrated.
+# 10 GiB: node 0 is then 0-3 GiB plus 4-6 GiB, and 4-5 GiB stays free for
+# the boot-time 1 GiB page: below 3 GiB the kernel, the initramfs and the
+# firmware's tables leave no free aligned GiB, and the node's own memmap
+# and pg_data_t are allocated at its top (with 8 GiB, in 4-5 GiB). QEMU
+# allocates guest memory only as it is touched.
+cpus=${GUEST_CPUS:-2} mem=${GUEST_MEM:-10G} nodes=${GUEST_NODES:-2}
+numa=() smp=$cpus gig=2
 if [ "$nodes" -gt 1 ]; then
+	gig=$(seq -s, -f '%g:1' 0 $((nodes - 1)))
 	mem_m=$(numfmt --from=iec "${mem%B}" | awk '{ print int($1 / 1048576) }')
 	[ $((mem_m % nodes)) -eq 0 ] && [ "$cpus" -ge "$nodes" ] ||
 		die "GUEST_MEM=$mem and GUEST_CPUS=$cpus do not split into $nodes nodes"
@@ -39,7 +46,7 @@ fi
 timeout -k 5 "$limit" qemu-system-x86_64 -accel "${QEMU_ACCEL:-tcg}" -cpu max -smp "$smp" \
 	-m "$mem" "${numa[@]}" -display none -monitor none -no-reboot \
 	-serial "file:$log" -serial "file:$ktap" -kernel "$img" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 tsc=reliable preempt=$preempt hugepagesz=1G hugepages=2 hugepagesz=2M hugepages=64 run=$run $extra" \
+	-append "console=ttyS0 panic=-1 tsc=reliable preempt=$preempt hugepagesz=1G hugepages=$gig hugepagesz=2M hugepages=64 run=$run $extra" \
 	</dev/null
 rc=$?
 if grep -q '^HARNESS-DONE' "$log"; then
