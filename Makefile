@@ -8,6 +8,9 @@
 #   make torture     100,000 checked faults under pressure, and a debug kernel
 #   make bisect      every prefix of patches/series builds and stays within
 #                    the latency bound
+#   make mutants     deliberate faults (mutants/*.patch), each built and run
+#                    through make check's fast part and make latency's
+#                    assertions: every one must be caught
 #   make checkpatch  scripts/checkpatch.pl --strict on the series
 #   make kernels     just build the baseline and patched guest kernels
 #   make fresh       .ci/run (or CMD="...") as root in a new minimal Debian 12
@@ -17,7 +20,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all bench check latency matrix torture bisect checkpatch kernels fresh deps tree clean
+.PHONY: all bench check latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
 
 all: check
 
@@ -41,6 +44,9 @@ kernels:
 
 bisect:
 	@scripts/bisect.sh
+
+mutants:
+	@scripts/mutants.sh
 
 checkpatch: tree
 	@scripts/checkpatch.sh
