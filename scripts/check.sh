@@ -45,11 +45,10 @@ for s in patches seed; do
 done
 
 # The series' KUnit suites must run on the patched kernel.
-suites_patched="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges"
 for k in $kernels; do
 	img=$BUILD/obj-$k/arch/x86/boot/bzImage
 	suites=""
-	[ $k = patched ] && suites=$suites_patched
+	[ $k = patched ] && suites=$PATCHED_SUITES
 	for p in none voluntary full; do
 		res=$out/$k-$p.txt
 		if [[ " $built " != *" $k "* ]] || [ ! -f "$BUILD/initramfs.cpio.gz" ]; then
@@ -135,7 +134,7 @@ if [[ " $built " == *" patched "* ]] &&
 	step boot patched/ranges-off "$out/patched-ranges-off.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults,copies "$log" \
 		"${BOOT_TIMEOUT:-600}" "resched_ranges=off"; then
-	judge "$log" patched/ranges-off $suites_patched >"$res"
+	judge "$log" patched/ranges-off $PATCHED_SUITES >"$res"
 	if grep -aq '^resched_ranges: off' "$log" && ! grep -aq '^resched_ranges: [0-9]* ranges' "$log"; then
 		echo "PASS patched/ranges-off: the table is not in use" >>"$res"
 	else

@@ -21,12 +21,9 @@ echo "kernel,preempt,variant,max_us,p99_us" >"$csv.tmp"
 fail=0
 # run KERNEL PREEMPT VARIANTS: boot, run guest/latency.sh, add CSV rows.
 run() {
-	local k=$1 p=$2 variants=$3 log=$out/$1-$2.console.log n
-	n=$(echo "$variants" | tr ',' '\n' | grep -c .)
-	# The variants of $dur s each, plus boot: generous but bounded.
-	if ! step latency "$k/$p" "$out/$k-$p.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-$k/arch/x86/boot/bzImage" "${p%-switch}" latency.sh "$log" \
-		$((n * (dur * 2 + 40) + 180)) "latency_dur=$dur latency_variants=$variants"; then
+	local k=$1 p=$2 variants=$3 log=$out/$1-$2.console.log
+	if ! latency_boot "$k/$p" "$BUILD/obj-$k/arch/x86/boot/bzImage" "${p%-switch}" \
+		"$variants" "$log"; then
 		fail=1
 		return
 	fi

@@ -155,6 +155,20 @@ measurements() {
 		}'
 }
 
+# The series' KUnit suites: a boot of the patched kernel must run them.
+PATCHED_SUITES="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges"
+
+# latency_boot LABEL IMG PREEMPT VARIANTS LOG: one step that boots IMG
+# under PREEMPT and runs guest/latency.sh with the comma separated
+# VARIANTS, $dur s each (default 20), with a bounded time limit.
+latency_boot() {
+	local n
+	n=$(echo "$4" | tr ',' '\n' | grep -c .)
+	step latency "$1" "${5%.console.log}.boot.log" "$TOP/scripts/boot.sh" "$2" "$3" \
+		latency.sh "$5" $((n * (${dur:-20} * 2 + 40) + 180)) \
+		"latency_dur=${dur:-20} latency_variants=$4"
+}
+
 # latency_rows KTAP KERNEL PREEMPT: the CSV rows
 # (kernel,preempt,variant,max_us,p99_us) of one boot of guest/latency.sh.
 latency_rows() {

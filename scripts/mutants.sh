@@ -31,22 +31,20 @@ head=$(git -C "$SRC_PATCHED" rev-parse HEAD)
 mkdir -p "$mdir"
 [ -d "$msrc" ] || git -C "$SRC" worktree add -q --detach "$msrc" "$head" || die "no scratch tree"
 
-suites="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges"
 # check NAME IMG: stage 1; its PASS/FAIL lines in $out/NAME-check.txt.
 check() {
 	local log=$out/$1-check.console.log res=$out/$1-check.txt
 	step check "$1" "$out/$1-check.boot.log" "$TOP/scripts/boot.sh" "$2" none \
 		hugezero,faults,copies,strategies.sh "$log" "${BOOT_TIMEOUT:-900}" ||
 		echo "FAIL $1: boot: $(tail -n 1 "$out/$1-check.boot.log")" >"$res"
-	judge "$log" "$1" $suites >>"$res"
+	judge "$log" "$1" $PATCHED_SUITES >>"$res"
 	! grep -q '^FAIL' "$res"
 }
 # latency NAME IMG: stage 2, against the baseline's row in $out/mainline.csv.
 latency() {
 	local log=$out/$1-latency.console.log csv=$out/$1-latency.csv res=$out/$1-latency.txt
 	cp "$out/mainline.csv" "$csv"
-	step latency "$1" "$out/$1-latency.boot.log" "$TOP/scripts/boot.sh" "$2" none latency.sh \
-		"$log" $((3 * (dur * 2 + 40) + 180)) "latency_dur=$dur latency_variants=guarded,unguarded,units"
+	latency_boot "$1" "$2" none guarded,unguarded,units "$log"
 	latency_rows "${log%.console.log}.ktap" "$1" none >>"$csv"
 	{
 		latency_goal "$csv" none mainline guarded 2
@@ -71,9 +69,8 @@ verdict() {
 
 # The reference of the guarded goal: mainline's maximum under none.
 log=$out/baseline-latency.console.log
-step latency baseline "$out/baseline-latency.boot.log" "$TOP/scripts/boot.sh" \
-	"$BUILD/obj-baseline/arch/x86/boot/bzImage" none latency.sh "$log" \
-	$((dur * 2 + 220)) "latency_dur=$dur latency_variants=mainline" || die "baseline latency boot failed: $log"
+latency_boot baseline "$BUILD/obj-baseline/arch/x86/boot/bzImage" none mainline "$log" ||
+	die "baseline latency boot failed: $log"
 { echo "kernel,preempt,variant,max_us,p99_us"; latency_rows "${log%.console.log}.ktap" baseline none; } >"$out/mainline.csv"
 
 verdict control "$BUILD/obj-patched/arch/x86/boot/bzImage"
