@@ -21,7 +21,9 @@
  * CPUs, else copy_pages(), REP MOVSQ on REP_GOOD CPUs, else the register
  * loop. copy_pages_movsb() stands in for copy_mc_pages_movsb(): the same
  * REP MOVSB, without the exception table entry. That is "default".
- * Migration copies the whole folio in one run: movsb, movsq and regs.
+ * Without the preemptible ranges, under none or voluntary, the runs are
+ * cut into COPY_PAGES_NON_PREEMPT_BATCH calls: "units". Migration copies
+ * the whole folio in one run: movsb, movsq and regs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -150,12 +152,45 @@ static void copy_default(const struct copy_ctx *cc)
 	}
 }
 
+/*
+ * The series without the preemptible ranges (resched_ranges=off, or a
+ * copy_mc_pages() loop that is not a registered range) under none or
+ * voluntary: default's runs in calls of at most the tree's
+ * COPY_PAGES_NON_PREEMPT_BATCH (COPY_UNIT bytes, from the Makefile).
+ */
+#ifdef COPY_UNIT
+static void copy_units(const struct copy_ctx *cc)
+{
+	struct folio_zero_range r[3];
+	copy_fn fn = default_fn();
+	unsigned long k, off, len, n;
+	struct copy_pair p;
+	unsigned int i, nr;
+
+	for (k = 0; k < cc->c.nr_huge; k++) {
+		p = huge_pair(cc, k);
+		nr = huge_regions(cc->c.nr_sub, cc->c.fault[k], r);
+		for (i = 0; i < nr; i++) {
+			len = (r[i].end - r[i].start) * SZ_4K;
+			for (off = 0; off < len; off += n) {
+				n = len - off < COPY_UNIT ? len - off : COPY_UNIT;
+				fn(p.to + r[i].start * SZ_4K + off,
+				   p.from + r[i].start * SZ_4K + off, n);
+			}
+		}
+	}
+}
+#else
+#define copy_units	NULL
+#endif
+
 #define movsb_fn	copy_pages_movsb
 #define movsq_fn	copy_pages_movsq
 #define regs_fn		copy_pages_regs
 #define TREE_HAS_COPY_PAGES	true
 #else
 #define copy_default	NULL
+#define copy_units	NULL
 #define movsb_fn	NULL
 #define movsq_fn	NULL
 #define regs_fn		NULL
@@ -182,6 +217,8 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"as mainline, copy_page() per 4K subpage (REP MOVSQ on REP_GOOD)" },
 	[C_DEFAULT]	= { "default", copy_default, NULL, NULL, true,
 		"the series: right of fault +-2, left, fault +-2 last, a call each; MOVSB on ERMS, else MOVSQ, else regs" },
+	[C_UNITS]	= { "units", copy_units, NULL, NULL, true,
+		"as default, runs cut into COPY_PAGES_NON_PREEMPT_BATCH calls: the series where irq exit cannot preempt" },
 	[C_MOVSB]	= { "movsb", NULL, movsb_fn, NULL, true,
 		"copy_pages_movsb() (REP MOVSB), one call per huge page, as migration on ERMS" },
 	[C_MOVSQ]	= { "movsq", NULL, movsq_fn, NULL, true,
@@ -212,6 +249,11 @@ bool copy_available(int s, const char **why)
 	if (st->tree && !TREE_HAS_COPY_PAGES) {
 		if (why)
 			*why = "the tree has no copy_pages_*()";
+		return false;
+	}
+	if (s == C_UNITS && !st->copy) {
+		if (why)
+			*why = "the tree has no COPY_PAGES_NON_PREEMPT_BATCH";
 		return false;
 	}
 	if (!cpu_has(st->cpu_feature)) {

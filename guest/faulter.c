@@ -6,14 +6,17 @@
  * it again. With -w, copy-on-write faults instead: one private hugetlb
  * page is faulted once, then each round forks a child that writes one
  * byte at a random subpage, so that the kernel copies the whole page for
- * the child, and exits.
+ * the child, and exits. With -r FILE, FILE is created once the first fault
+ * is done, so that a measurement can start after it: with -w, after the
+ * source page is faulted, whose clear would otherwise count as a copy.
  *
- * Usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w]
+ * Usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w] [-r FILE]
  * Prints "# faulter: N faults in T s" on exit; exits 1 if it could not
  * fault a single page.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +30,22 @@
 
 
 static volatile sig_atomic_t stop;
+static const char *ready_file;
+
+/* -r: say once that the first fault is done. */
+static void ready(void)
+{
+	int fd;
+
+	if (!ready_file)
+		return;
+	fd = open(ready_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		perror("faulter: -r");
+	else
+		close(fd);
+	ready_file = NULL;
+}
 
 static void on_signal(int sig)
 {
@@ -57,6 +76,7 @@ static unsigned long cow_faults(size_t size, int shift, double secs)
 		return 0;
 	}
 	p[0] = 1;
+	ready();
 	while (!stop && now() - t0 < secs) {
 		size_t sub = (size_t)random() % (size / 4096);
 
@@ -87,7 +107,7 @@ int main(int argc, char **argv)
 	double secs = 10, t0;
 	unsigned long faults = 0;
 
-	while ((opt = getopt(argc, argv, "c:s:t:w")) != -1) {
+	while ((opt = getopt(argc, argv, "c:s:t:wr:")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = atoi(optarg);
@@ -106,8 +126,11 @@ int main(int argc, char **argv)
 		case 'w':
 			cow = 1;
 			break;
+		case 'r':
+			ready_file = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w]\n");
+			fprintf(stderr, "usage: faulter [-c cpu] [-s 2M|1G] [-t seconds] [-w] [-r FILE]\n");
 			return 2;
 		}
 	}
@@ -144,6 +167,7 @@ int main(int argc, char **argv)
 		p[sub * 4096] = 1;
 		munmap(p, size);
 		faults++;
+		ready();
 	}
 	printf("# faulter: %lu faults in %.1f s\n", faults, now() - t0);
 	return faults ? 0 : 1;

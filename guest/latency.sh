@@ -10,6 +10,8 @@
 # runs (a clear that reads the model once would then run unpreemptible).
 # A name with "+cow" runs faulter -w: 1 GiB copy-on-write faults, each a
 # copy of the whole page, instead of first faults that clear it.
+# cyclictest starts after the first fault (for +cow, after the source page
+# is cleared), so that the rows measure the faults they name.
 # Prints TAP; each variant's measurements (max_us, p99_us, samples) come
 # as "# key: value" lines right before its result.
 dur=${latency_dur:-20}
@@ -44,9 +46,16 @@ for v in $variants; do
 		done' &
 		spid=$!
 	fi
-	faulter -c 0 -s 1G -t $((dur + 30)) $cow >/tmp/faulter.out 2>&1 &
+	# cyclictest starts once the first fault is done (with -w: the
+	# source page, whose clear is not a copy), or after 120 s.
+	rm -f /tmp/faulter.ready
+	faulter -c 0 -s 1G -t $((dur + 150)) $cow -r /tmp/faulter.ready >/tmp/faulter.out 2>&1 &
 	fpid=$!
-	sleep 1
+	w=0
+	while [ ! -e /tmp/faulter.ready ] && [ $w -lt 1200 ] && kill -0 "$fpid" 2>/dev/null; do
+		usleep 100000
+		w=$((w + 1))
+	done
 	cyclictest -q -v -m -p 99 -a 0 -t 1 -i 1000 -D "$dur" >/tmp/cyc.txt 2>/tmp/cyc.err
 	crc=$?
 	kill "$fpid" 2>/dev/null
