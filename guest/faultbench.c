@@ -3,7 +3,9 @@
  * faultbench: huge page fault throughput in the guest, in the spirit of
  * "perf bench mem mmap" (demand and populate faults), plus a fault then
  * sequential write workload in the spirit of vm-scalability's
- * anon-w-seq-hugetlb, reporting user and system time separately.
+ * anon-w-seq-hugetlb, reporting user and system time separately, and
+ * copy-on-write faults: a child of the process that faulted the pages in
+ * writes a byte to each, and the kernel copies the whole huge page.
  *
  * The first touch of each huge page (demand and write) goes to a random
  * byte within it, as "perf bench mem mmap -r" does, so the fault subpage
@@ -12,7 +14,7 @@
  * drawn before the timed part.
  *
  * Usage: faultbench [-s 2M|1G] [-b BYTES_MiB] [-r ROUNDS]
- * For each mode M (demand, populate, write) prints the medians over the
+ * For each mode M (demand, populate, write, cow) prints the medians over the
  * rounds as KTAP diagnostics, for the result line that follows them:
  *   # M_gbps: G
  *   # M_user_s: U
@@ -28,14 +30,15 @@
 #include <sys/mman.h>
 #include <linux/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_ROUNDS	31
 #define SEED		0xfa017be7c4UL
 
-enum mode { DEMAND, POPULATE, WRITE, NR_MODES };
-static const char * const mode_names[] = { "demand", "populate", "write" };
+enum mode { DEMAND, POPULATE, WRITE, COW, NR_MODES };
+static const char * const mode_names[] = { "demand", "populate", "write", "cow" };
 
 struct sample {
 	double secs, user, sys;
@@ -78,6 +81,55 @@ static size_t *touch_offsets(size_t nr, size_t page)
 }
 
 /*
+ * The copy-on-write faults of the @len bytes at @p, faulted in by the
+ * caller: a child writes a byte at @off within each huge page, so that
+ * the kernel copies each whole page for it (hugetlb copies at the fault,
+ * the pool must hold a second set of pages), and times them itself.
+ */
+static int cow_faults(char *p, size_t len, size_t page, const size_t *off,
+		      struct sample *out)
+{
+	struct rusage r0, r1;
+	int fd[2], status;
+	ssize_t n;
+	double t0;
+	pid_t pid;
+	size_t k;
+
+	if (pipe(fd)) {
+		perror("faultbench: pipe");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("faultbench: fork");
+		return -1;
+	}
+	if (!pid) {
+		close(fd[0]);
+		getrusage(RUSAGE_SELF, &r0);
+		t0 = now();
+		for (k = 0; k < len / page; k++)
+			((volatile char *)p)[k * page + off[k]] = 2;
+		out->secs = now() - t0;
+		getrusage(RUSAGE_SELF, &r1);
+		out->user = tv(r1.ru_utime) - tv(r0.ru_utime);
+		out->sys = tv(r1.ru_stime) - tv(r0.ru_stime);
+		_exit(write(fd[1], out, sizeof(*out)) == sizeof(*out) ? 0 : 1);
+	}
+	close(fd[1]);
+	n = read(fd[0], out, sizeof(*out));
+	close(fd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) || n != sizeof(*out)) {
+		fprintf(stderr, "faultbench: the copy-on-write child failed (status %#x; a pool too small for the copies gives SIGBUS)\n",
+			status);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * One round: map, fault (and write), unmap; times of the fault part.
  * @off: where the first touch of each huge page goes.
  */
@@ -94,7 +146,7 @@ static int run_once(enum mode m, size_t len, size_t page, int shift,
 	getrusage(RUSAGE_SELF, &r0);
 	t0 = now();
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		 flags | (m == POPULATE ? MAP_POPULATE : 0), -1, 0);
+		 flags | (m == POPULATE || m == COW ? MAP_POPULATE : 0), -1, 0);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "faultbench: mmap %zu bytes: %s\n", len, strerror(errno));
 		return -1;
@@ -112,6 +164,14 @@ static int run_once(enum mode m, size_t len, size_t page, int shift,
 			for (i = k * page; i < (k + 1) * page; i += 8)
 				*(volatile uint64_t *)(p + i) = i;
 		}
+	}
+	if (m == COW) {
+		if (cow_faults(p, len, page, off, out)) {
+			munmap(p, len);
+			return -1;
+		}
+		munmap(p, len);
+		return 0;
 	}
 	out->secs = now() - t0;
 	getrusage(RUSAGE_SELF, &r1);

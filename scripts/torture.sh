@@ -6,7 +6,8 @@
 # the preemption model is switched at run time; every byte checked.
 #  1. the patched kernel: at least TORTURE_FAULTS (100000) faults;
 #  2. the patched debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT,
-#     DEBUG_VM, KASAN): the test programs, then a shorter torture.
+#     DEBUG_VM, KASAN): the test programs (clears, faults, copies: CoW,
+#     migration, collapse), then a shorter torture.
 # Any splat on either console counts. Writes results/torture.txt.
 #
 # Switching the preemption model rewrites static calls with text_poke_bp();
@@ -27,13 +28,13 @@ boot() {	# boot NAME OBJ RUN TORTURE_OPTS TIMEOUT
 	step torture "$1" "$out/$1.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/$2/arch/x86/boot/bzImage" none "$3" "$out/$1.console.log" "$5" \
 		"TORTURE_OPTS=$4"
-	judge "$out/$1.console.log" "$1" x86_clear_pages folio_zero_user resched_ranges >"$out/$1.txt"
+	judge "$out/$1.console.log" "$1" $PATCHED_SUITES >"$out/$1.txt"
 }
 # The margins: a worker in a 1 GiB CoW round may take minutes to stop.
 boot patched obj-patched torture.sh "-t,$secs,-n,$faults,-j,4,-P" $((secs + 600))
-boot patched-debug obj-debug hugezero,faults,torture.sh \
+boot patched-debug obj-debug hugezero,faults,copies,torture.sh \
 	"-t,${TORTURE_DEBUG_SECS:-300},-n,${TORTURE_DEBUG_FAULTS:-5000},-j,4,-P" \
-	$((${TORTURE_DEBUG_SECS:-300} + 900))
+	$((${TORTURE_DEBUG_SECS:-300} + 1500))
 
 # Measurements are KTAP diagnostics ("# faults: N") in the results:
 # get KEY FILE...: their sum over FILEs, empty if none has one.
