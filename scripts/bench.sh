@@ -36,7 +36,7 @@ ccsv=$RESULTS/bench-copy.csv
 step run "clearbench -C ($copy_rounds rounds)" "$LOGS/clearbench-copy.log" "$TOP/bench/build/clearbench" \
 	-C -s "$size" -r "$copy_rounds" -R "$ccsv" || exit 1
 { echo; cat "$LOGS/clearbench-copy.log"; } >>"$RESULTS/bench.txt"
-step plot copy "$LOGS/plot-bench-copy.log" "$TOP/scripts/plot-bench.sh" "$ccsv" "$RESULTS/bench-copy.png" || exit 1
+step plot copy "$LOGS/plot-bench-copy.log" "$TOP/scripts/plot-copy.sh" "$ccsv" "$RESULTS/bench-copy.png" || exit 1
 
 gcsv=$RESULTS/guest-bench.csv
 echo "kernel,strategy,page,mode,gbps,user_s,sys_s" >"$gcsv.tmp"

@@ -193,3 +193,21 @@ latency_goal() {
 			exit r > k
 		}' "$1"
 }
+
+# gnuplot_bars PNG PANELS TITLE: the start of a gnuplot script for bar
+# charts with min-max error bars, PANELS side by side, into PNG.
+gnuplot_bars() {
+	cat <<GP
+set terminal pngcairo noenhanced size $((600 * $2 + 200)),560 font "sans,10"
+set output "$1"
+set multiplot layout 1,$2 title "$3\\nerror bars: min to max over the rounds"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set ylabel "GB/s"
+set grid ytics
+set xtics rotate by -30
+set key top left
+GP
+}
