@@ -7,7 +7,8 @@
 #     series' KUnit suites, hugezero under every clearing strategy
 #     (strategies.sh), faults and copies, the console scanned for splats;
 #  2. make latency's assertions under none: guarded <= 2x the baseline's
-#     mainline maximum, 32 MiB units <= 0.5x one unguarded extent.
+#     mainline maximum, 32 MiB units <= 0.5x one unguarded extent, and
+#     256 KiB copy units (units+cow) <= 2x the baseline's 4 KiB copies.
 # A mutant is caught at its first failing step. The intact patched kernel
 # goes through the same steps first, as a control that must pass (else a
 # "catch" would mean nothing). Prints "N of N mutants caught" and exits 1
@@ -44,11 +45,12 @@ check() {
 latency() {
 	local log=$out/$1-latency.console.log csv=$out/$1-latency.csv res=$out/$1-latency.txt
 	cp "$out/mainline.csv" "$csv"
-	latency_boot "$1" "$2" none guarded,unguarded,units "$log"
+	latency_boot "$1" "$2" none guarded,unguarded,units,units+cow "$log"
 	latency_rows "${log%.console.log}.ktap" "$1" none >>"$csv"
 	{
 		latency_goal "$csv" none mainline guarded 2
 		latency_goal "$csv" none unguarded units 0.5
+		latency_goal "$csv" none mainline+cow units+cow 2
 	} >"$res"
 	! grep -q 'NOT' "$res"
 }
@@ -67,9 +69,9 @@ verdict() {
 	echo "           -> $1: $(cat "$out/$1.verdict")"
 }
 
-# The reference of the guarded goal: mainline's maximum under none.
+# The references of the guarded and copy goals: mainline's maxima under none.
 log=$out/baseline-latency.console.log
-latency_boot baseline "$BUILD/obj-baseline/arch/x86/boot/bzImage" none mainline "$log" ||
+latency_boot baseline "$BUILD/obj-baseline/arch/x86/boot/bzImage" none mainline,mainline+cow "$log" ||
 	die "baseline latency boot failed: $log"
 { echo "kernel,preempt,variant,max_us,p99_us"; latency_rows "${log%.console.log}.ktap" baseline none; } >"$out/mainline.csv"
 
