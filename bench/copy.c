@@ -227,6 +227,8 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"copy_pages_regs() (64-byte register loop), one call per huge page" },
 	[C_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_copy, "avx512f", false,
 		"clearbench's own: AVX-512 loads, non-temporal stores, SFENCE; one call per huge page" },
+	[C_HOST_COW]	= { "host-cow", NULL, NULL, NULL, false,
+		"the host kernel's hugetlb copy-on-write: a child writes at each page's fault subpage (not a loop: never limit)" },
 	[C_LIMIT]	= { "limit", NULL, NULL, NULL, false,
 		"per round, the fastest of all copies measured (runs avx512-nt too)" },
 };
@@ -272,6 +274,8 @@ void copy_run(int s, const struct copy_ctx *cc)
 	struct copy_pair p;
 	unsigned long k;
 
+	if (!st->copy && !st->extent)
+		return;		/* host-cow and limit: measured, not run */
 	if (st->copy) {
 		st->copy(cc);
 		return;

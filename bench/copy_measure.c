@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 
 #include "common.h"
 #include "copy.h"
@@ -40,9 +43,74 @@ static void record(struct copy_results *res, int round, int strat, int page,
 	res->measured[page][strat] = true;
 }
 
+/*
+ * host-cow: the host kernel's own copy-on-write of hugetlb pages, the real
+ * 4 KiB-a-call baseline where the host runs a kernel without the series.
+ * A private mapping is faulted in, then a child writes a byte at each
+ * page's fault subpage, so that the kernel copies every page for it; the
+ * child times its writes (fork, the first faults and exit are not timed).
+ * GB/s, or NAN if the child could not copy (a pool too small: SIGBUS).
+ */
+static double timed_host_cow(const struct copy_ctx *cc)
+{
+	const struct ctx *c = &cc->c;
+	uint64_t ns = 0, t0;
+	int fd[2], status;
+	unsigned long k;
+	char why[160];
+	pid_t pid;
+	char *p;
+
+	p = hugetlb_map_fresh(c->size, c->page, why, sizeof(why));
+	if (!p)
+		return NAN;
+	for (k = 0; k < c->nr_huge; k++)
+		p[k * c->page] = 1;
+	if (pipe(fd)) {
+		munmap(p, c->size);
+		return NAN;
+	}
+	pid = fork();
+	if (!pid) {
+		close(fd[0]);
+		t0 = now_ns();
+		for (k = 0; k < c->nr_huge; k++)
+			((volatile char *)p)[k * c->page + c->fault[k] * SZ_4K] = 2;
+		ns = now_ns() - t0;
+		_exit(write(fd[1], &ns, sizeof(ns)) == sizeof(ns) ? 0 : 1);
+	}
+	close(fd[1]);
+	if (pid < 0 || read(fd[0], &ns, sizeof(ns)) != sizeof(ns))
+		ns = 0;
+	close(fd[0]);
+	if (pid > 0 && (waitpid(pid, &status, 0) != pid ||
+			!WIFEXITED(status) || WEXITSTATUS(status)))
+		ns = 0;
+	munmap(p, c->size);
+	return ns ? (double)c->size / (double)ns : NAN;
+}
+
+/*
+ * Can host-cow run? Its mapping and the child's copies need twice the
+ * buffer in hugetlb pages of this size: grow the pool once for both.
+ */
+static bool host_cow_probe(const struct copy_ctx *cc, char *why,
+			   size_t whylen)
+{
+	void *p = hugetlb_map_fresh(2 * cc->c.size, cc->c.page, why, whylen);
+
+	if (!p)
+		return false;
+	munmap(p, 2 * cc->c.size);
+	return true;
+}
+
 static double timed_copy(const struct copy_ctx *cc, int s)
 {
 	uint64_t t0, t1;
+
+	if (s == C_HOST_COW)
+		return timed_host_cow(cc);
 
 	t0 = now_ns();
 	copy_run(s, cc);
@@ -75,7 +143,8 @@ static void choose_limit(struct copy_results *res, int pi)
 		best = NAN;
 		who = -1;
 		for (s = 0; s < NR_COPY; s++) {
-			x = s == C_LIMIT ? NAN : in_round(res, pi, s, r);
+			x = s == C_LIMIT || s == C_HOST_COW ? NAN :
+				in_round(res, pi, s, r);
 			if (!isnan(x) && (isnan(best) || x > best)) {
 				best = x;
 				who = s;
@@ -124,6 +193,19 @@ static void copy_page_size(const struct opts *o, struct copy_results *res,
 		     page_name(cc.c.page), res->unavailable[pi]);
 
 	ns = select_copies(o->want_copy, sel);
+	for (j = 0; j < ns; j++) {
+		char hwhy[160];
+
+		if (sel[j] != C_HOST_COW || host_cow_probe(&cc, hwhy, sizeof(hwhy)))
+			continue;
+		n += snprintf(res->unavailable[pi] + n,
+			      sizeof(res->unavailable[pi]) - n, "%shost-cow (%s)",
+			      n ? ", " : "", hwhy);
+		note("%s pages: copy: host-cow not measured: %s\n",
+		     page_name(cc.c.page), hwhy);
+		memmove(&sel[j], &sel[j + 1], (--ns - j) * sizeof(sel[0]));
+		break;
+	}
 	note("%s pages: copy: %zu MiB to %zu MiB, %d runs a round x %d rounds...\n",
 	     page_name(cc.c.page), cc.c.size >> 20, cc.c.size >> 20, ns,
 	     o->rounds);
@@ -137,6 +219,7 @@ static void copy_page_size(const struct opts *o, struct copy_results *res,
 	}
 	if (o->want_copy[C_LIMIT])
 		choose_limit(res, pi);
+	hugetlb_restore(cc.c.page);
 	hugebuf_free(&dst);
 	hugebuf_free(&src);
 out:
@@ -195,7 +278,8 @@ bool copy_ratio(const struct copy_results *res, int pi, int s, int vs,
 			continue;
 		best = NAN;
 		for (k = 0; k < NR_COPY; k++) {
-			double z = k == C_LIMIT ? NAN : in_round(res, pi, k, r);
+			double z = k == C_LIMIT || k == C_HOST_COW ? NAN :
+				   in_round(res, pi, k, r);
 
 			if (!isnan(z) && (isnan(best) || z > best))
 				best = z;

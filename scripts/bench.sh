@@ -8,7 +8,8 @@
 #     -> results/bench.csv, results/bench-raw.csv, results/bench.png
 #     Then clearbench -C: huge page copies with the tree's copy_page_64.S,
 #     6.12's 4K-a-call order (mainline) against the series' runs (default)
-#     and the fastest copy of each round (limit), THP source and destination.
+#     and the fastest copy of each round (limit), THP source and destination,
+#     and the host kernel's own hugetlb copy-on-write (host-cow).
 #     -> results/bench-copy.csv (every run), results/bench-copy.png, the
 #     table appended to results/bench.txt
 #  2. In the QEMU guest, faultbench under every strategy of the patched
