@@ -4,7 +4,8 @@
 # with a pattern and freed first, and copy-on-write copies of hugetlb
 # pages (and THP, which splits), under stress-ng memory pressure, while
 # the preemption model is switched at run time; every byte checked.
-#  1. the patched kernel: at least TORTURE_FAULTS (100000) faults;
+#  1. the patched kernel: at least TORTURE_FAULTS (100000) faults, within
+#     TORTURE_SECS (1500 s: with copy-on-write rounds it takes ~1080 s);
 #  2. the patched debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT,
 #     DEBUG_VM, KASAN): the test programs (clears, faults, copies: CoW,
 #     migration, collapse), then a shorter torture.
@@ -17,7 +18,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 faults=${TORTURE_FAULTS:-100000}
-secs=${TORTURE_SECS:-1000}
+secs=${TORTURE_SECS:-1500}
 out=$RESULTS/torture
 mkdir -p "$out"
 rm -f "$out"/*.txt
