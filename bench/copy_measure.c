@@ -173,6 +173,13 @@ static void copy_page_size(const struct opts *o, struct copy_results *res,
 		hugebuf_free(&src);
 		goto out;
 	}
+	/*
+	 * host-cow forks: keep the buffers out of the child, or every fork
+	 * would write-protect them and the next copy would take a fault per
+	 * huge page inside its timed run.
+	 */
+	madvise(src.map, src.maplen, MADV_DONTFORK);
+	madvise(dst.map, dst.maplen, MADV_DONTFORK);
 	/* Something other than the touch's ones in every word. */
 	memset(src.addr, 0x5a, cc.c.size);
 	cc.src = src.addr;

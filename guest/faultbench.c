@@ -103,6 +103,8 @@ static int cow_faults(char *p, size_t len, size_t page, const size_t *off,
 	pid = fork();
 	if (pid < 0) {
 		perror("faultbench: fork");
+		close(fd[0]);
+		close(fd[1]);
 		return -1;
 	}
 	if (!pid) {

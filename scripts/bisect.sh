@@ -27,6 +27,8 @@ N=${#series[@]}
 [[ $from =~ ^[1-9][0-9]*$ ]] && [ "$from" -le "$N" ] ||
 	die "BISECT_FROM=$from: want a prefix between 1 and $N"
 out=$RESULTS/bisect
+# A partial run keeps the full run's results.
+[ "$from" -eq 1 ] || out=$RESULTS/bisect-from-$from
 rm -rf "$out"
 mkdir -p "$out" "$BUILD/bisect"
 t0=$(date +%s)

@@ -62,6 +62,13 @@ verdict() {
 		echo "caught by make check's tests (${first#FAIL })" >"$out/$1.verdict"
 	elif ! latency "$1" "$2"; then
 		first=$(grep -m1 'NOT' "$out/$1-latency.txt")
+		# Not measured: say what the guest said (no samples: the CPU
+		# never came back to cyclictest; a boot that failed: its log).
+		case $first in
+		*"NOT measured"*)
+			first="$first; $(grep -a -m1 '^not ok' "$out/$1-latency.console.log" ||
+				echo "no result line: $out/$1-latency.boot.log")" ;;
+		esac
 		echo "caught by make latency's assertions (${first#goal: })" >"$out/$1.verdict"
 	else
 		echo "passed every test" >"$out/$1.verdict"
