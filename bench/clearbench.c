@@ -83,6 +83,8 @@ static void usage(FILE *f)
 		"             the policy's, the tree's clear_pages_policy.h if it\n"
 		"             has one, else clearbench's own copy)\n"
 		"  -p PAGES   page sizes: 2M, 1G or 2M,1G (default 2M,1G)\n"
+		"  -u BYTES   -C: the units strategy's call length, a multiple of\n"
+		"             4K (default: the tree's COPY_PAGES_NON_PREEMPT_BATCH)\n"
 		"  -S LIST    strategies, comma separated (default all, listed\n"
 		"             below); -S help lists them\n"
 		"  -B MODE    backing: auto (hugetlb, else THP), hugetlb, thp\n"
@@ -216,7 +218,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	memset(o->want_copy, 1, sizeof(o->want_copy));
 	o->backing = BACKING_AUTO;
 
-	while ((c = getopt(argc, argv, "s:r:c:t:p:S:B:o:R:P:VCh")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:c:t:p:u:S:B:o:R:P:VCh")) != -1) {
 		switch (c) {
 		case 's':
 			o->size = parse_size(optarg);
@@ -242,6 +244,11 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 				return bad_opt("-t '%s': want a size in bytes", optarg);
 			snprintf(o->nt_src, sizeof(o->nt_src), "-t %s", optarg);
 			have_t = true;
+			break;
+		case 'u':
+			o->copy_unit = parse_size(optarg);
+			if (!o->copy_unit || o->copy_unit % SZ_4K)
+				return bad_opt("-u '%s': want a multiple of 4K", optarg);
 			break;
 		case 'p':
 			if (parse_pages(o, optarg))

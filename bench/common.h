@@ -67,6 +67,7 @@ struct opts {
 	enum backing_mode backing;
 	bool verify;
 	bool copy;		/* -C: the copy strategies, not the clear ones */
+	size_t copy_unit;	/* -u: units' call length, 0: the tree's */
 };
 
 /* Informational lines; prefixed with "# " in -V mode to stay out of TAP. */

@@ -56,7 +56,17 @@ bool copy_ctx_setup(struct copy_ctx *cc, const struct opts *o, int pi)
 {
 	memset(cc, 0, sizeof(*cc));
 	copy_features_init();
+	cc->unit = copy_unit_bytes(o);
 	return ctx_setup(&cc->c, o, pi);
+}
+
+size_t copy_unit_bytes(const struct opts *o)
+{
+#ifdef COPY_UNIT
+	return o->copy_unit ? o->copy_unit : COPY_UNIT;
+#else
+	return o->copy_unit;
+#endif
 }
 
 /* ---- 6.12: 4 KiB a call ---- */
@@ -156,7 +166,8 @@ static void copy_default(const struct copy_ctx *cc)
  * The series without the preemptible ranges (resched_ranges=off, or a
  * copy_mc_pages() loop that is not a registered range) under none or
  * voluntary: default's runs in calls of at most the tree's
- * COPY_PAGES_NON_PREEMPT_BATCH (COPY_UNIT bytes, from the Makefile).
+ * COPY_PAGES_NON_PREEMPT_BATCH (COPY_UNIT bytes, from the Makefile; -u
+ * overrides it).
  */
 #ifdef COPY_UNIT
 static void copy_units(const struct copy_ctx *cc)
@@ -173,7 +184,7 @@ static void copy_units(const struct copy_ctx *cc)
 		for (i = 0; i < nr; i++) {
 			len = (r[i].end - r[i].start) * SZ_4K;
 			for (off = 0; off < len; off += n) {
-				n = len - off < COPY_UNIT ? len - off : COPY_UNIT;
+				n = len - off < cc->unit ? len - off : cc->unit;
 				fn(p.to + r[i].start * SZ_4K + off,
 				   p.from + r[i].start * SZ_4K + off, n);
 			}

@@ -20,6 +20,7 @@ typedef void (*copy_fn)(void *to, const void *from, unsigned long len);
 struct copy_ctx {
 	struct ctx c;		/* the destination, the geometry, the faults */
 	const char *src;	/* as long as c.buf */
+	size_t unit;		/* units: bytes a call (-u, else the tree's) */
 };
 
 /*
@@ -39,6 +40,12 @@ struct copy_strategy {
 
 /* Indexed by C_MAINLINE .. NR_COPY - 1 (common.h). */
 extern const struct copy_strategy copy_strategies[NR_COPY];
+
+/*
+ * Bytes a call of the units strategy: -u, else the tree's
+ * COPY_PAGES_NON_PREEMPT_BATCH (0 if it has none).
+ */
+size_t copy_unit_bytes(const struct opts *o);
 
 /* Index of the copy strategy @name, or -1. */
 int copy_index(const char *name);

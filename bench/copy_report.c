@@ -33,6 +33,10 @@ void copy_print_header(const struct opts *o)
 	note("copy split: %s\n", split_source);
 	note("mainline copies 4K with: %s\n", copy_mainline_routine());
 	note("default copies runs with: %s\n", copy_default_routine());
+	if (copy_unit_bytes(o))
+		note("units copies in calls of %zu KiB (%s)\n",
+		     copy_unit_bytes(o) >> 10, o->copy_unit ? "-u" :
+		     "the tree's COPY_PAGES_NON_PREEMPT_BATCH");
 	if (!o->verify)
 		note("copy: buffer %zu MiB (source and destination, THP), %d rounds after 1 warm-up, pages:%s%s\n",
 		     o->size >> 20, o->rounds, o->want_page[0] ? " 2M" : "",
