@@ -71,14 +71,20 @@ column -s, -t "$csv"
 #    within 2x mainline's 4 KiB copies.
 # The unguarded rows are a measured reference, not a goal.
 for p in none voluntary; do
-	latency_goal "$csv" $p mainline guarded 2 || fail=1
-	latency_goal "$csv" $p unguarded units 0.5 || fail=1
+	latency_goal "$csv" $p mainline guarded 2 \
+		"$out"/*-$p.console.log || fail=1
+	latency_goal "$csv" $p unguarded units 0.5 \
+		"$out"/*-$p.console.log || fail=1
 done
 for v in tif guarded unguarded units; do
-	latency_goal "$csv" full mainline $v 2 || fail=1
+	latency_goal "$csv" full mainline $v 2 \
+		"$out"/*-full.console.log || fail=1
 done
-latency_goal "$csv" none-switch mainline+switch guarded+switch 2 || fail=1
-latency_goal "$csv" none mainline+cow guarded+cow 2 || fail=1
-latency_goal "$csv" none mainline+cow units+cow 2 || fail=1
+latency_goal "$csv" none-switch mainline+switch guarded+switch 2 \
+	"$out"/*-none-switch.console.log || fail=1
+latency_goal "$csv" none mainline+cow guarded+cow 2 \
+	"$out"/*-none.console.log || fail=1
+latency_goal "$csv" none mainline+cow units+cow 2 \
+	"$out"/*-none.console.log || fail=1
 echo "results: $csv (consoles: $out/*.console.log)"
 [ $fail -eq 0 ]

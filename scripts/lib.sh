@@ -178,20 +178,33 @@ latency_rows() {
 		END { for (i = 1; i <= n; i++) print k "," p "," order[i] "," max[order[i]] "," p99[order[i]] }'
 }
 
-# latency_goal CSV PREEMPT REF VARIANT RATIO: VARIANT's maximum within
-# RATIO x REF's, in the rows of PREEMPT. Prints the verdict; returns 1 if
-# it is missed or either row is missing (nothing to compare is a failure).
+# latency_goal CSV PREEMPT REF VARIANT RATIO [CONSOLE...]: VARIANT's
+# maximum within RATIO x REF's, in the rows of PREEMPT. Prints the verdict;
+# returns 1 if it is missed or either row is missing (nothing to compare is
+# a failure). A missing row is explained by the guest's "not ok" line for
+# that variant in the CONSOLE logs (no latency samples: the CPU never came
+# back to cyclictest), or by "no result line" if there is none.
 latency_goal() {
-	awk -F, -v p="$2" -v rv="$3" -v gv="$4" -v k="$5" '
+	local csv=$1 p=$2 rv=$3 gv=$4 k=$5 why= v
+	shift 5
+	for v in $rv $gv; do
+		awk -F, -v p="$p" -v v="$v" '$2 == p && $3 == v && $4 > 0 { f = 1 } END { exit !f }' \
+			"$csv" && continue
+		why="$why; $v: $(grep -a -h "^not ok [0-9]* $v #" "$@" /dev/null | head -1 |
+			tr -d '\r' | sed 's/^not ok [0-9]* [^ ]* # //' | grep . || echo "no result line in $*")"
+	done
+	if [ -n "$why" ]; then
+		echo "goal: $p: $gv <= ${k}x $rv: NOT measured (${why#; })"
+		return 1
+	fi
+	awk -F, -v p="$p" -v rv="$rv" -v gv="$gv" -v k="$k" '
 		$2 == p && $3 == rv { m = $4 } $2 == p && $3 == gv { g = $4 }
 		END {
-			what = sprintf("%s: %s <= %gx %s", p, gv, k, rv)
-			if (m == "" || g == "" || m <= 0) { print "goal: " what ": NOT measured"; exit 1 }
 			r = g / m
-			printf "goal: %s: %s (%d us vs %d us, %.2fx)\n", what, \
+			printf "goal: %s: %s <= %gx %s: %s (%d us vs %d us, %.2fx)\n", p, gv, k, rv, \
 				r <= k ? "met" : "NOT met", g, m, r
 			exit r > k
-		}' "$1"
+		}' "$csv"
 }
 
 # gnuplot_bars PNG PANELS TITLE: the start of a gnuplot script for bar
