@@ -4,8 +4,13 @@
 # and, given COPY_CSV (results/bench-copy.csv, clearbench -C -R:
 # strategy,page,gbps,round), the copy goals, on per-round paired ratios:
 # the median over the rounds of default's figure over mainline's, or over
-# limit's (the fastest copy of the round), with their min-max. A goal whose
-# figures are not in the CSV (a page size or strategy not run) is "NOT
+# the fastest copy loop's (the strategy with the highest median in the
+# run), with their min-max. Not over limit's, the fastest copy of each
+# round: the maximum of eight noisy figures sits above every loop's median
+# (2M, 2026-12-05: limit 14.85 GB/s, the best loop 14.57): when several
+# loops are equally fast, noise alone puts default/limit below 0.95x.
+# The limit row stays in the table. A goal whose figures are not in the
+# CSV (a page size or strategy not run) is "NOT
 # measured" and makes the script exit 1: nothing to compare is a failure.
 # A goal measured and missed is reported, not fatal (the host's memory
 # bandwidth is shared, see README).
@@ -46,6 +51,7 @@ NR == 1 {
 }
 ok && $col["gbps"] != "" {
 	v[$col["strategy"], $col["page"], $col["round"]] = $col["gbps"]
+	names[$col["strategy"]] = 1
 	rounds[$col["round"]] = 1
 }
 # Per-round ratios of a to b on page p: their median, min and max.
@@ -64,6 +70,33 @@ function paired(a, b, p,    r, n, i, j, t, x) {
 	pmin = x[1]; pmax = x[n]
 	pmed = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
 }
+# The copy loop with the highest median on page p, in who: any strategy
+# but limit (the maximum over the loops of each round) and host-cow (the host
+# kernel, not a loop).
+function fastest(p,    s, r, n, i, j, t, x, med, best) {
+	who = "none"
+	best = 0
+	for (s in names) {
+		if (s == "limit" || s == "host-cow")
+			continue
+		n = 0
+		for (r in rounds)
+			if ((s, p, r) in v)
+				x[++n] = v[s, p, r]
+		if (!n)
+			continue
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
+				t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
+			}
+		med = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+		if (med > best) {
+			best = med
+			who = s
+		}
+		delete x
+	}
+}
 function goal(text, a, b, p, want) {
 	paired(a, b, p)
 	if (!pn) {
@@ -80,8 +113,10 @@ END {
 	}
 	goal("2M: default copy vs mainline, per round", "default", "mainline", "2M", 1.2)
 	goal("1G: default copy vs mainline, per round", "default", "mainline", "1G", 1.4)
-	goal("2M: default copy vs limit (fastest copy of the round)", "default", "limit", "2M", 0.95)
-	goal("1G: default copy vs limit (fastest copy of the round)", "default", "limit", "1G", 0.95)
+	fastest("2M")
+	goal("2M: default copy vs the fastest loop (" who "), per round", "default", who, "2M", 0.95)
+	fastest("1G")
+	goal("1G: default copy vs the fastest loop (" who "), per round", "default", who, "1G", 0.95)
 	exit bad
 }' "$2" || rc=1
 exit $rc
