@@ -34,8 +34,6 @@
 #include "mm/thp_settings.h"
 #include "hugecheck.h"
 
-#define KNOBS "/sys/kernel/debug/clear_huge_page/"
-
 static char *map_huge(size_t len, int flags)
 {
 	return mmap(NULL, len, PROT_READ | PROT_WRITE,
@@ -175,7 +173,7 @@ static bool read_knob(const char *path, char *buf, size_t len)
 
 FIXTURE_SETUP(knob)
 {
-	snprintf(self->path, sizeof(self->path), KNOBS "%s", variant->file);
+	snprintf(self->path, sizeof(self->path), HC_KNOBS "%s", variant->file);
 	if (access(self->path, F_OK))
 		SKIP(return, "no %s: a kernel without the series", self->path);
 	ASSERT_TRUE(read_knob(self->path, self->before, sizeof(self->before)))

@@ -34,6 +34,8 @@
 #define SZ_2M		(2UL << 20)
 #define SZ_1G		(1UL << 30)
 #define HC_MARKER	0x7e	/* never a fill pattern of torture's (0x80 | n) */
+/* The patched kernel's evaluation knobs (debugfs); the baseline has none. */
+#define HC_KNOBS	"/sys/kernel/debug/clear_huge_page/"
 
 struct hc_kind {
 	size_t size;		/* huge page size; THP: the region's size */

@@ -35,7 +35,6 @@
 
 #define PATTERN 0x5a
 #define MAX_PAGES 16
-#define KNOBS "/sys/kernel/debug/clear_huge_page/"
 #define MAX_SETTINGS 8
 
 struct kind {
@@ -105,7 +104,7 @@ static unsigned int list_settings(char names[][16])
 {
 	char buf[128], *tok, *save;
 	unsigned int n = 0;
-	FILE *f = fopen(KNOBS "strategy", "r");
+	FILE *f = fopen(HC_KNOBS "strategy", "r");
 
 	if (!f)
 		return 0;
@@ -140,8 +139,8 @@ static int apply_setting(const char *name)
 	bool unguarded = !strcmp(name, "unguarded");
 	int err;
 
-	err = write_str(KNOBS "strategy", unguarded ? "default" : name);
-	return err ? err : write_str(KNOBS "guard", unguarded ? "0" : "1");
+	err = write_str(HC_KNOBS "strategy", unguarded ? "default" : name);
+	return err ? err : write_str(HC_KNOBS "guard", unguarded ? "0" : "1");
 }
 
 int main(int argc, char **argv)
@@ -166,7 +165,7 @@ int main(int argc, char **argv)
 	if (all) {
 		nset = list_settings(settings);
 		if (!nset)
-			ksft_print_msg("no %s: the kernel's own way only\n", KNOBS);
+			ksft_print_msg("no %s: the kernel's own way only\n", HC_KNOBS);
 	}
 	ksft_set_plan(ARRAY_SIZE(kinds) * (nset ? nset : 1));
 	for (j = 0; j < (nset ? nset : 1); j++) {
