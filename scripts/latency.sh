@@ -67,7 +67,7 @@ column -s, -t "$csv"
 #    half of one unguarded extent (a fallback without resched points fails);
 #  - under full every variant stays within 2x mainline (nothing to fix);
 #  - guarded within 2x mainline while the model switches;
-#  - copy-on-write (+cow, under none): guarded and its 256 KiB units both
+#  - copy-on-write (+cow, under none): guarded and its 64 KiB units both
 #    within 2x mainline's 4 KiB copies.
 # The unguarded rows are a measured reference, not a goal.
 for p in none voluntary; do

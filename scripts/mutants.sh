@@ -8,7 +8,7 @@
 #     (strategies.sh), faults and copies, the console scanned for splats;
 #  2. make latency's assertions under none: guarded <= 2x the baseline's
 #     mainline maximum, 32 MiB units <= 0.5x one unguarded extent, and
-#     256 KiB copy units (units+cow) <= 2x the baseline's 4 KiB copies.
+#     64 KiB copy units (units+cow) <= 2x the baseline's 4 KiB copies.
 # A mutant is caught at its first failing step. The intact patched kernel
 # goes through the same steps first, as a control that must pass (else a
 # "catch" would mean nothing). Prints "N of N mutants caught" and exits 1
