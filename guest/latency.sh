@@ -14,7 +14,7 @@
 # is cleared), so that the rows measure the faults they name.
 # Prints TAP; each variant's measurements (max_us, p99_us, samples) come
 # as "# key: value" lines right before its result.
-dur=${latency_dur:-20}
+dur=${latency_dur:-60}
 knobs=/sys/kernel/debug/clear_huge_page
 if [ -n "${latency_variants:-}" ]; then
 	variants=$(echo "$latency_variants" | tr ',' ' ')

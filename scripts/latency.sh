@@ -11,7 +11,13 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-dur=${LATENCY_DUR:-20}
+# 60 s per variant: the maximum of a shorter run is one draw from TCG's
+# noise. Five 15 s runs in one boot (2026-12-05, quiet host) had
+# maxima of 8.4-18.0 ms for mainline and 5.5-16.2 ms for guarded, so two
+# single 15 s runs could differ 3x with no cause. Over 60 s both maxima
+# take in that noise, while a real stall (one unguarded run, a unit
+# without cond_resched()) recurs with every fault or every few.
+dur=${LATENCY_DUR:-60}
 out=$RESULTS/latency
 csv=$RESULTS/latency.csv
 mkdir -p "$out"
