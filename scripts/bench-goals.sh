@@ -54,26 +54,30 @@ ok && $col["gbps"] != "" {
 	names[$col["strategy"]] = 1
 	rounds[$col["round"]] = 1
 }
-# Per-round ratios of a to b on page p: their median, min and max.
-function paired(a, b, p,    r, n, i, j, t, x) {
-	n = 0
-	for (r in rounds)
-		if ((a, p, r) in v && ((b, p, r) in v) && v[b, p, r] > 0)
-			x[++n] = v[a, p, r] / v[b, p, r]
+# Sort x[1..n] in place (n is small: one entry a round); return the median.
+function sortmed(x, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
 			t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
 		}
+	return n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+}
+# Per-round ratios of a to b on page p: their median, min and max.
+function paired(a, b, p,    r, n, x) {
+	n = 0
+	for (r in rounds)
+		if ((a, p, r) in v && ((b, p, r) in v) && v[b, p, r] > 0)
+			x[++n] = v[a, p, r] / v[b, p, r]
 	pn = n
 	if (!n)
 		return
+	pmed = sortmed(x, n)
 	pmin = x[1]; pmax = x[n]
-	pmed = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
 }
 # The copy loop with the highest median on page p, in who: any strategy
 # but limit (the maximum over the loops of each round) and host-cow (the host
 # kernel, not a loop).
-function fastest(p,    s, r, n, i, j, t, x, med, best) {
+function fastest(p,    s, r, n, x, med, best) {
 	who = "none"
 	best = 0
 	for (s in names) {
@@ -85,11 +89,7 @@ function fastest(p,    s, r, n, i, j, t, x, med, best) {
 				x[++n] = v[s, p, r]
 		if (!n)
 			continue
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && x[j - 1] > x[j]; j--) {
-				t = x[j]; x[j] = x[j - 1]; x[j - 1] = t
-			}
-		med = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+		med = sortmed(x, n)
 		if (med > best) {
 			best = med
 			who = s
