@@ -6,7 +6,7 @@
  */
 #include "split.h"
 
-#define FOLIO_ZERO_NEIGHBOURHOOD	2UL
+#define FOLIO_ZERO_LOCALITY_RADIUS	2UL
 
 const char split_source[] =
 	"clearbench's own copy (the tree's mm/memory.c has no folio_zero_user_ranges())";
@@ -22,10 +22,10 @@ unsigned int folio_zero_user_ranges(unsigned long nr_pages,
 		return 0;
 	if (fault_idx > nr_pages - 1)
 		fault_idx = nr_pages - 1;
-	nb_start = fault_idx > FOLIO_ZERO_NEIGHBOURHOOD ?
-		   fault_idx - FOLIO_ZERO_NEIGHBOURHOOD : 0;
-	nb_end = fault_idx + FOLIO_ZERO_NEIGHBOURHOOD + 1 < nr_pages ?
-		 fault_idx + FOLIO_ZERO_NEIGHBOURHOOD + 1 : nr_pages;
+	nb_start = fault_idx > FOLIO_ZERO_LOCALITY_RADIUS ?
+		   fault_idx - FOLIO_ZERO_LOCALITY_RADIUS : 0;
+	nb_end = fault_idx + FOLIO_ZERO_LOCALITY_RADIUS + 1 < nr_pages ?
+		 fault_idx + FOLIO_ZERO_LOCALITY_RADIUS + 1 : nr_pages;
 	if (nb_end < nr_pages)
 		r[n++] = (struct folio_zero_range){ nb_end, nr_pages };
 	if (nb_start > 0)

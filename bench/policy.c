@@ -3,7 +3,9 @@
  * The policy of the "default" strategy (see policy.h): with the tree's
  * <asm/clear_pages_policy.h>, its clear_pages_nocache_threshold() and
  * clear_pages_nocache_insn() on a struct clear_pages_cpu filled in as
- * clear_nt_threshold_init() in arch/x86/mm/clear_pages.c fills it;
+ * clear_nt_threshold_init() in arch/x86/mm/clear_pages.c fills it (its
+ * line_size, where the header has one, HAVE_POLICY_LINE_SIZE, too: left 0,
+ * the header would never choose CLZERO);
  * without it, clearbench's own copy of the older trees' rule.
  */
 #include <stdio.h>
@@ -43,14 +45,20 @@ static void tree_policy(struct host_policy *p)
 		.intel = cpu_is_intel(),
 		.amd = cpu_is_amd(),
 		.clzero = cpu_info()->clzero,
+#ifdef HAVE_POLICY_LINE_SIZE
+		.line_size = cpu_info()->clflush_size,
+#endif
 	};
-	char share[160];
+	char share[160], line[40] = "";
 
 	cpu.llc_share = kernel_llc_share(cpu.intel, share, sizeof(share));
 	p->threshold = clear_pages_nocache_threshold(&cpu);
 	p->clzero = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
-	snprintf(p->why, sizeof(p->why), "intel %d, amd %d, clzero %d, %s",
-		 cpu.intel, cpu.amd, cpu.clzero, share);
+#ifdef HAVE_POLICY_LINE_SIZE
+	snprintf(line, sizeof(line), "line_size %u, ", cpu.line_size);
+#endif
+	snprintf(p->why, sizeof(p->why), "intel %d, amd %d, clzero %d, %s%s",
+		 cpu.intel, cpu.amd, cpu.clzero, line, share);
 }
 
 #else

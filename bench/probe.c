@@ -82,6 +82,20 @@ static bool cpuid_clzero(void)
 	return ebx & 1;
 }
 
+/*
+ * The CLFLUSH line size in bytes, as the kernel's x86_clflush_size: CPUID
+ * leaf 1 EBX bits 15:8 times 8 where EDX says CLFLUSH (bit 19), else the
+ * 64 the kernel starts from.
+ */
+static unsigned int cpuid_clflush_size(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(edx & (1U << 19)))
+		return 64;
+	return ((ebx >> 8) & 0xff) * 8;
+}
+
 const struct cpu_info *cpu_info(void)
 {
 	static struct cpu_info ci;
@@ -94,6 +108,7 @@ const struct cpu_info *cpu_info(void)
 		ci.avx2 = __builtin_cpu_supports("avx2");
 		ci.sse2 = __builtin_cpu_supports("sse2");
 		ci.clzero = cpuid_clzero();
+		ci.clflush_size = cpuid_clflush_size();
 		probed = true;
 	}
 	return &ci;

@@ -17,6 +17,7 @@ struct cpu_info {
 	bool rep_good;		/* the host kernel's X86_FEATURE_REP_GOOD */
 	bool avx512f, avx2, sse2;	/* CPUID, as the compiler sees it */
 	bool clzero;		/* CPUID 0x80000008 EBX bit 0 */
+	unsigned int clflush_size;	/* the kernel's x86_clflush_size */
 };
 
 /* The host CPU, probed on the first call. */

@@ -16,7 +16,7 @@
 #include "split.h"
 
 #define MAX_ORDER_NR_PAGES	1024UL	/* 6.12: 1 << MAX_PAGE_ORDER */
-#define NEIGHBOURHOOD		2UL	/* FOLIO_ZERO_NEIGHBOURHOOD */
+#define NEIGHBOURHOOD		2UL	/* FOLIO_ZERO_LOCALITY_RADIUS */
 
 typedef void (*clear_fn)(void *addr, unsigned long len);
 

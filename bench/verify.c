@@ -22,6 +22,7 @@
 #include "hugemem.h"
 #include "loops.h"
 #include "policy.h"
+#include "probe.h"
 #include "strategies.h"
 #include "verify.h"
 
@@ -186,18 +187,27 @@ static void verify_split(void)
 struct policy_case {
 	const char *name;
 	int intel, amd, clzero;
+	unsigned int line_size;		/* 0: the case needs no line size */
 	unsigned long llc_share;
 	unsigned long threshold;	/* POLICY_NEVER: never */
 	bool by_clzero;			/* else MOVNTI */
 };
 
+/*
+ * The cases with a line size other than 64 need a header that has
+ * struct clear_pages_cpu's line_size; without one they are SKIPs.
+ */
 static const struct policy_case policy_cases[] = {
-	{ "Intel, 8 MiB LLC share", 1, 0, 0, 8UL << 20, 8UL << 20, false },
-	{ "Intel, 512 KiB LLC share", 1, 0, 0, 512UL << 10, SZ_2M, false },
-	{ "Intel, LLC unknown", 1, 0, 0, 0, POLICY_NEVER, false },
-	{ "AMD with CLZERO", 0, 1, 1, 1UL << 20, (256UL << 10) - 1, true },
-	{ "AMD without CLZERO", 0, 1, 0, 1UL << 20, POLICY_NEVER, false },
-	{ "other vendor", 0, 0, 0, 8UL << 20, POLICY_NEVER, false },
+	{ "Intel, 8 MiB LLC share", 1, 0, 0, 64, 8UL << 20, 8UL << 20, false },
+	{ "Intel, 512 KiB LLC share", 1, 0, 0, 64, 512UL << 10, SZ_2M, false },
+	{ "Intel, LLC unknown", 1, 0, 0, 64, 0, POLICY_NEVER, false },
+	{ "AMD with CLZERO", 0, 1, 1, 64, 1UL << 20, (256UL << 10) - 1, true },
+	{ "AMD with CLZERO, 32-byte lines", 0, 1, 1, 32, 1UL << 20,
+	  POLICY_NEVER, false },
+	{ "AMD with CLZERO, 128-byte lines", 0, 1, 1, 128, 1UL << 20,
+	  POLICY_NEVER, false },
+	{ "AMD without CLZERO", 0, 1, 0, 64, 1UL << 20, POLICY_NEVER, false },
+	{ "other vendor", 0, 0, 0, 64, 8UL << 20, POLICY_NEVER, false },
 };
 
 #ifdef HAVE_CLEAR_PAGES_POLICY
@@ -218,12 +228,24 @@ static void verify_policy_case(const struct policy_case *pc)
 		.intel = pc->intel,
 		.amd = pc->amd,
 		.clzero = pc->clzero,
+#ifdef HAVE_POLICY_LINE_SIZE
+		.line_size = pc->line_size,
+#endif
 		.llc_share = pc->llc_share,
 	};
-	unsigned long t = clear_pages_nocache_threshold(&cpu);
-	bool clz = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
+	unsigned long t;
+	bool clz;
 	char got[64], want[64];
 
+#ifndef HAVE_POLICY_LINE_SIZE
+	if (pc->line_size != 64) {
+		tap(true, "policy: %s # SKIP the tree's struct clear_pages_cpu has no line_size",
+		    pc->name);
+		return;
+	}
+#endif
+	t = clear_pages_nocache_threshold(&cpu);
+	clz = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
 	fmt_policy(got, sizeof(got), t, clz);
 	fmt_policy(want, sizeof(want), pc->threshold, pc->by_clzero);
 	if (t == pc->threshold && clz == pc->by_clzero)
@@ -239,12 +261,41 @@ static void verify_policy_case(const struct policy_case *pc)
 }
 #endif
 
+/*
+ * The policy default runs with on this host: on an AMD CPU with CLZERO
+ * and 64-byte lines, every run over 256 KiB - 1 with CLZERO. This is the
+ * case a field of struct clear_pages_cpu that clearbench leaves unfilled
+ * would silently turn off.
+ */
+static void verify_host_policy(void)
+{
+	const struct host_policy *pol = host_policy(0);
+#ifdef HAVE_CLEAR_PAGES_POLICY
+	const struct cpu_info *ci = cpu_info();
+
+	if (cpu_is_amd() && ci->clzero && ci->clflush_size == 64) {
+		bool ok = pol->clzero && pol->threshold == (256UL << 10) - 1;
+
+		tap(ok, "policy on this host (AMD, CLZERO, 64-byte lines): over %lu with %s%s (%s)",
+		    pol->threshold, pol->clzero ? "CLZERO" : "MOVNTI",
+		    ok ? "" : ", want over 262143 with CLZERO", pol->why);
+		return;
+	}
+	tap(true, "policy on this host # SKIP not an AMD CPU with CLZERO and 64-byte lines (%s)",
+	    pol->why);
+#else
+	tap(true, "policy on this host # SKIP the tree has no asm/clear_pages_policy.h (%s)",
+	    pol->why);
+#endif
+}
+
 static void verify_policy(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(policy_cases); i++)
 		verify_policy_case(&policy_cases[i]);
+	verify_host_policy();
 }
 
 /* The user's write pass stores every byte; the read pass sums every word. */
