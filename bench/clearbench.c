@@ -83,8 +83,9 @@ static void usage(FILE *f)
 		"             the policy's, the tree's clear_pages_policy.h if it\n"
 		"             has one, else clearbench's own copy)\n"
 		"  -p PAGES   page sizes: 2M, 1G or 2M,1G (default 2M,1G)\n"
-		"  -u BYTES   -C: the units strategy's call length, a multiple of\n"
-		"             4K (default: the tree's COPY_PAGES_NON_PREEMPT_BATCH)\n"
+		"  -u BYTES   the units strategy's call length, a multiple of 4K\n"
+		"             (default: clears 32 MiB, PROCESS_PAGES_NON_PREEMPT_BATCH;\n"
+		"             -C the tree's COPY_PAGES_NON_PREEMPT_BATCH)\n"
 		"  -S LIST    strategies, comma separated (default all, listed\n"
 		"             below); -S help lists them\n"
 		"  -B MODE    backing: auto (hugetlb, else THP), hugetlb, thp\n"
@@ -295,6 +296,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		return bad_opt("unexpected argument '%s'", argv[optind]);
 	if (o->copy && (o->csv || o->ratios || have_b))
 		return bad_opt("-C: -o, -P and -B are for clearing%s", "");
+	/* Clear units only where named, or in -V: all is what make bench runs. */
+	if (!o->verify)
+		o->want[S_UNITS] = false;
 	if (slist && parse_strategies(o, slist))
 		return -1;
 	if (!have_t) {

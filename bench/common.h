@@ -15,6 +15,7 @@
 
 #define SZ_4K	(4096UL)
 #define SZ_2M	(2UL << 20)
+#define SZ_32M	(32UL << 20)
 #define SZ_1G	(1UL << 30)
 
 #define MAX_ROUNDS	1000
@@ -38,7 +39,7 @@ enum backing_mode {
 enum {
 	/* What the options and CSVs can name. */
 	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
-	S_CLZERO, S_HOST_FAULT,
+	S_CLZERO, S_HOST_FAULT, S_UNITS,
 	NR_NAMED,
 	/* Candidates for limit, which stand in for it in the runs. */
 	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
@@ -67,7 +68,8 @@ struct opts {
 	enum backing_mode backing;
 	bool verify;
 	bool copy;		/* -C: the copy strategies, not the clear ones */
-	size_t copy_unit;	/* -u: units' call length, 0: the tree's */
+	size_t copy_unit;	/* -u: units' call length (clears and copies),
+				   0: the tree's (copies), 32 MiB (clears) */
 };
 
 /* Informational lines; prefixed with "# " in -V mode to stay out of TAP. */

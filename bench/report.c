@@ -60,6 +60,10 @@ void print_header(const struct opts *o)
 	else
 		note("default: runs over %zu bytes (%s) with %s; fault +-2 and the rest with clear_pages_erms\n",
 		     o->nt_thresh, o->nt_src, large);
+	if (o->want[S_UNITS])
+		note("units: as default, runs in calls of %zu KiB (%s)\n",
+		     (o->copy_unit ? o->copy_unit : SZ_32M) >> 10,
+		     o->copy_unit ? "-u" : "PROCESS_PAGES_NON_PREEMPT_BATCH");
 	if (o->verify)
 		note("buffer %zu MiB, verify mode, pages:%s%s\n", o->size >> 20,
 		     o->want_page[0] ? " 2M" : "", o->want_page[1] ? " 1G" : "");

@@ -25,7 +25,8 @@
 #include "probe.h"
 #include "strategies.h"
 
-#define CHUNK			(32UL << 20)
+/* The kernel's PROCESS_PAGES_NON_PREEMPT_BATCH with clear_pages(): 32 MiB. */
+#define CHUNK			SZ_32M
 #define SEED			0xc1ea4b16e5eedUL
 
 #ifdef HAVE_CLEAR_PAGES_NT
@@ -113,6 +114,7 @@ bool ctx_setup(struct ctx *c, const struct opts *o, int pi)
 	c->fault = fault_indices(c->nr_huge, c->nr_sub);
 	c->nt_thresh = o->nt_thresh;
 	c->large = nocache_method(host_policy(o->cpu)->clzero, NULL);
+	c->unit = o->copy_unit ? o->copy_unit : CHUNK;
 	return true;
 }
 
@@ -166,13 +168,14 @@ static void clear_multi(const struct ctx *c)
 	}
 }
 
-static void clear_in_chunks(char *addr, size_t len)
+/* @len bytes at @addr in calls of @fn of at most @unit bytes. */
+static void clear_in_units(clear_fn fn, char *addr, size_t len, size_t unit)
 {
 	size_t off, n;
 
 	for (off = 0; off < len; off += n) {
-		n = len - off < CHUNK ? len - off : CHUNK;
-		clear_pages_erms(addr + off, n);
+		n = len - off < unit ? len - off : unit;
+		fn(addr + off, n);
 	}
 }
 
@@ -187,8 +190,9 @@ static void clear_chunked(const struct ctx *c)
 		page = huge_page(c, k);
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		for (i = 0; i < n; i++)
-			clear_in_chunks(page + r[i].start * SZ_4K,
-					(r[i].end - r[i].start) * SZ_4K);
+			clear_in_units(clear_pages_erms,
+				       page + r[i].start * SZ_4K,
+				       (r[i].end - r[i].start) * SZ_4K, CHUNK);
 	}
 }
 
@@ -211,6 +215,32 @@ static void clear_nt(const struct ctx *c)
 			clear_extent(nt_or_erms(c, (r[i].end - r[i].start) * SZ_4K),
 				     huge_page(c, k), r[i]);
 		clear_extent(clear_pages_erms, huge_page(c, k), r[n - 1]);
+	}
+}
+
+/*
+ * The kernel's "units" strategy (the debugfs knob; folio_zero_user_range()
+ * where irq exit cannot preempt the clear): as default, each run in calls
+ * of c->unit bytes (PROCESS_PAGES_NON_PREEMPT_BATCH, 32 MiB, unless -u),
+ * the long ones with the policy's instruction.
+ */
+static void clear_units(const struct ctx *c)
+{
+	struct folio_zero_range r[3];
+	unsigned long k;
+	unsigned int i, n;
+	size_t len;
+	char *page;
+
+	for (k = 0; k < c->nr_huge; k++) {
+		page = huge_page(c, k);
+		n = huge_regions(c->nr_sub, c->fault[k], r);
+		for (i = 0; i < n; i++) {
+			len = (r[i].end - r[i].start) * SZ_4K;
+			clear_in_units(i + 1 < n ? nt_or_erms(c, len) :
+				       clear_pages_erms,
+				       page + r[i].start * SZ_4K, len, c->unit);
+		}
 	}
 }
 
@@ -248,6 +278,8 @@ const struct strategy strategies[NR_STRATEGIES] = {
 		"CLZERO, a line an instruction, then SFENCE; one call per huge page (AMD)" },
 	[S_HOST_FAULT]	= { "host-fault", NULL, NULL, NULL,
 		"the host kernel: first touch of fresh MAP_HUGETLB pages" },
+	[S_UNITS]	= { "units", clear_units, NULL, NULL,
+		"as default, each run cut into 32 MiB calls (-u): where irq exit cannot preempt; only if named (and in -V)" },
 	[S_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_clear, "avx512f",
 		"AVX-512 non-temporal stores, then SFENCE" },
 	[S_AVX2_NT]	= { "avx2-nt", NULL, avx2_nt_clear, "avx2",
