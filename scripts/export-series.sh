@@ -5,6 +5,8 @@
 # itself only reads the exported files. patches/ gets a cover letter whose
 # subject and text are kept from the one already there: edit them in
 # patches/0000-cover-letter.patch, and the export refreshes the rest.
+# If DEVTREE has a tag "product", the commits up to it are the product
+# series (OUTDIR) and those after it the evaluation series (OUTDIR/eval).
 set -eu
 . "$(dirname "$0")/lib.sh"
 dev=$(realpath "${1:?usage: export-series.sh DEVTREE [OUTDIR]}")
@@ -22,12 +24,21 @@ if [ "$out" = "$TOP/patches" ]; then
 		"$cover" >"$out/.blurb"
 	opts=(--cover-letter --base=base)
 fi
+upto=HEAD
+if git -C "$dev" rev-parse -q --verify product >/dev/null; then
+	upto=product
+	mkdir -p "$out/eval"
+	rm -f "$out"/eval/0*.patch
+	git -C "$dev" -c diff.suppressBlankEmpty=true format-patch -q --no-signature \
+		--zero-commit -o "$out/eval" product..HEAD
+	(cd "$out/eval" && ls -- 0*.patch >series)
+fi
 rm -f "$out"/0*.patch
 # suppressBlankEmpty: a blank context line is written empty, not as one
 # space, so that checkpatch stays clean even where it takes a git-tracked
 # .patch for a source file (run from the top of this repository).
 git -C "$dev" -c diff.suppressBlankEmpty=true format-patch -q --no-signature \
-	--zero-commit "${opts[@]}" -o "$out" base
+	--zero-commit "${opts[@]}" -o "$out" "base..$upto"
 if [ ${#opts[@]} -gt 0 ]; then
 	SUBJECT=$subject BLURB=$out/.blurb perl -0pi -e '
 		open(my $f, "<", $ENV{BLURB}) or die; my $b = do { local $/; <$f> }; $b =~ s/\n+\z/\n/;
