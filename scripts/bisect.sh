@@ -4,11 +4,13 @@
 #  1. every prefix builds (CONFIG_WERROR, no objtool warning, the KUnit
 #     suites that exist at that point; every fragment option that the
 #     tree defines at that prefix must be set);
-#  2. the bound: the whole series boots under preempt=none and measures
-#     the scheduling latency while 1 GiB pages fault, cleared in 32 MiB
-#     units with cond_resched() (strategy "units"); the bound is twice its
-#     maximum. The same boot clears them in one unguarded extent (guard=0),
-#     which must exceed the bound: the test can fail;
+#  2. the bound: the whole series with the evaluation series on top
+#     (patches/eval/series, whose knobs select the strategy; built in the
+#     same objects) boots under preempt=none and measures the scheduling
+#     latency while 1 GiB pages fault, cleared in 32 MiB units with
+#     cond_resched() (strategy "units"); the bound is twice its maximum.
+#     The same boot clears them in one unguarded extent (guard=0), which
+#     must exceed the bound: the test can fail;
 #  3. every prefix whose patch changes how huge pages are cleared boots
 #     under preempt=none with hugezero and the same latency test, as it
 #     comes (no knobs), and its maximum must stay within the bound; then
@@ -31,6 +33,7 @@ out=$RESULTS/bisect
 [ "$from" -eq 1 ] || out=$RESULTS/bisect-from-$from
 rm -rf "$out"
 mkdir -p "$out" "$BUILD/bisect"
+rm -f "$BUILD"/bisect/*.bzImage	# only this run's images boot
 t0=$(date +%s)
 # Its own initramfs, so that make check can run beside it.
 export INITRD=$BUILD/bisect/initramfs.cpio.gz
@@ -60,21 +63,38 @@ for n in $(seq "$from" "$N"); do
 	fi
 done
 
-# latency N VARIANTS RUN: boot prefix N under preempt=none; print the
-# "variant max_us" pairs it measured.
+# The whole series with the evaluation series on top, for the bound.
+if [ -f "$BUILD/bisect/$N.bzImage" ]; then
+	if APPLY_SCRATCH=$BUILD/src-bisect-apply APPLY_DEST=$BUILD/src-bisect \
+		SERIES="$TOP/patches/series $TOP/patches/eval/series" \
+		"$TOP/scripts/apply.sh" >"$LOGS/bisect-eval.log" 2>&1 &&
+		step build "prefix $N/$N+eval" "$LOGS/bisect-eval.log.build" \
+			"$TOP/scripts/build-kernel.sh" "$BUILD/src-bisect" "$BUILD/obj-bisect" \
+			"$TOP/config/guest.config" "$TOP/config/patched.config" \
+			"$TOP/config/eval.config"; then
+		cp "$BUILD/obj-bisect/arch/x86/boot/bzImage" "$BUILD/bisect/eval.bzImage"
+	else
+		res FAIL "prefix $N/$N with patches/eval/series does not build (logs: $LOGS/bisect-eval.log*)"
+	fi
+fi
+
+# latency N VARIANTS RUN: boot prefix N (or eval: the whole series with the
+# evaluation series) under preempt=none; print the "variant max_us" pairs
+# it measured.
 latency() {
-	local n=$1 variants=$2 run=$3 log=$out/$1-$2.console.log
-	step boot "prefix $n/$N $variants" "$out/$n-$variants.boot.log" "$TOP/scripts/boot.sh" \
+	local n=$1 variants=$2 run=$3 log=$out/$1-$2.console.log what="prefix $1/$N"
+	[ "$n" != eval ] || what="prefix $N/$N+eval"
+	step boot "$what $variants" "$out/$n-$variants.boot.log" "$TOP/scripts/boot.sh" \
 		"$BUILD/bisect/$n.bzImage" none "$run" "$log" $((dur * 4 + 420)) \
 		"latency_dur=$dur latency_variants=$variants" >&2 || return 1
-	judge "$log" "prefix $n/$N" >>"$out/bisect.txt" || return 1
+	judge "$log" "$what" >>"$out/bisect.txt" || return 1
 	measurements "${log%.console.log}.ktap" latency.sh | awk -F'\t' '$2 == "max_us" { print $1, $3 }'
 }
 
-# 2. The bound, from the whole series.
+# 2. The bound, from the whole series with the evaluation knobs.
 bound=""
-if [ -f "$BUILD/bisect/$N.bzImage" ]; then
-	m=$(latency "$N" units,unguarded latency.sh)
+if [ -f "$BUILD/bisect/eval.bzImage" ]; then
+	m=$(latency eval units,unguarded latency.sh)
 	units=$(echo "$m" | awk '$1 == "units" {print $2}')
 	unguarded=$(echo "$m" | awk '$1 == "unguarded" {print $2}')
 	if [ -n "$units" ] && [ -n "$unguarded" ]; then
@@ -86,7 +106,7 @@ if [ -f "$BUILD/bisect/$N.bzImage" ]; then
 			res FAIL "control: one unguarded 1 GiB extent stays within the bound ($unguarded us): the test cannot fail here"
 		fi
 	else
-		res FAIL "bound: not measured (see $out/$N-units,unguarded.console.log)"
+		res FAIL "bound: not measured (see $out/eval-units,unguarded.console.log)"
 	fi
 fi
 

@@ -6,7 +6,7 @@ BUILD=${BUILD:-$TOP/build}
 LOGS=${LOGS:-$BUILD/logs}
 RESULTS=${RESULTS:-$TOP/results}
 SRC=$BUILD/src			# unpacked tree, git repo, tag "base"
-SRC_PATCHED=$BUILD/src-patched	# worktree with patches/series applied
+SRC_PATCHED=$BUILD/src-patched	# worktree: product, then patched (see build_guest)
 mkdir -p "$LOGS" "$RESULTS"
 
 die() {
@@ -41,29 +41,57 @@ prepare_tree() {
 		_tree_ready=1
 }
 
-# build_guest NAME: apply what NAME needs and build its guest kernel in
-# $BUILD/obj-NAME: baseline (the tree as shipped), patched (patches/series),
-# seed (patches/seed/series) or debug (patched, with lockdep, KASAN and
-# friends). The series is applied once per run of the calling script.
+# apply_patched NAME SERIES...: move $SRC_PATCHED to the base tree with the
+# SERIES files applied (see apply.sh), unless this run of the calling
+# script put it there already.
+apply_patched() {
+	[ "${_applied:-}" = "$1" ] && return 0
+	_applied=""
+	step apply "$1" "$LOGS/apply-$1.log" env SERIES="${*:2}" "$TOP/scripts/apply.sh" ||
+		return 1
+	_applied=$1
+}
+
+# build_guest NAME: apply what NAME needs and build its guest kernel:
+#  baseline  the tree as shipped, in $BUILD/obj-baseline;
+#  product   patches/series, what a distribution applies; built in
+#            $BUILD/obj-patched, its image then kept in $BUILD/obj-product
+#            (arch/x86/boot/bzImage and .config, nothing else);
+#  patched   the product plus the evaluation series patches/eval/series
+#            (config/eval.config: the debugfs knobs that make bench,
+#            latency, mutants and strategies.sh switch), in
+#            $BUILD/obj-patched;
+#  seed      patches/seed/series, the reference, in $BUILD/obj-seed;
+#  debug     patched with lockdep, KASAN and friends, in $BUILD/obj-debug.
+# Product and patched share one worktree and one object directory, so that
+# building one after the other rebuilds only what the evaluation patch
+# touches, not the whole kernel: name product first, so that obj-patched
+# ends up patched for the targets that use it.
 build_guest() {
-	local cfg=$TOP/config
+	local cfg=$TOP/config s=$TOP/patches/series e=$TOP/patches/eval/series
+	local pimg=$BUILD/obj-product/arch/x86/boot/bzImage
 	case $1 in
 	baseline)
 		step build baseline "$LOGS/build-baseline.log" "$TOP/scripts/build-kernel.sh" \
 			"$SRC" "$BUILD/obj-baseline" "$cfg/guest.config" ;;
-	patched | debug)
-		if [ -z "${_applied:-}" ]; then
-			step apply patched "$LOGS/apply.log" "$TOP/scripts/apply.sh" || return 1
-			_applied=1
-		fi
-		if [ "$1" = patched ]; then
+	product)
+		rm -f "$pimg"
+		apply_patched product "$s" &&
+			step build product "$LOGS/build-product.log" "$TOP/scripts/build-kernel.sh" \
+				"$SRC_PATCHED" "$BUILD/obj-patched" "$cfg/guest.config" "$cfg/patched.config" &&
+			mkdir -p "${pimg%/*}" &&
+			cp "$BUILD/obj-patched/.config" "$BUILD/obj-product/.config" &&
+			cp "$BUILD/obj-patched/arch/x86/boot/bzImage" "$pimg" ;;
+	patched)
+		apply_patched patched "$s" "$e" &&
 			step build patched "$LOGS/build-patched.log" "$TOP/scripts/build-kernel.sh" \
-				"$SRC_PATCHED" "$BUILD/obj-patched" "$cfg/guest.config" "$cfg/patched.config"
-		else
+				"$SRC_PATCHED" "$BUILD/obj-patched" "$cfg/guest.config" \
+				"$cfg/patched.config" "$cfg/eval.config" ;;
+	debug)
+		apply_patched patched "$s" "$e" &&
 			step build debug "$LOGS/build-debug.log" "$TOP/scripts/build-kernel.sh" \
 				"$SRC_PATCHED" "$BUILD/obj-debug" "$cfg/guest.config" \
-				"$cfg/patched.config" "$cfg/debug.config"
-		fi ;;
+				"$cfg/patched.config" "$cfg/eval.config" "$cfg/debug.config" ;;
 	seed)
 		step apply seed "$LOGS/apply-seed.log" env SERIES="$TOP/patches/seed/series" \
 			APPLY_DEST="$BUILD/src-seed" APPLY_SCRATCH="$BUILD/src-seed-apply" \
@@ -71,7 +99,7 @@ build_guest() {
 			step build seed "$LOGS/build-seed.log" "$TOP/scripts/build-kernel.sh" \
 				"$BUILD/src-seed" "$BUILD/obj-seed" "$cfg/guest.config" "$cfg/seed.config" ;;
 	*)
-		echo "error: unknown kernel '$1' (baseline, patched, seed or debug)" >&2
+		echo "error: unknown kernel '$1' (baseline, product, patched, seed or debug)" >&2
 		return 1 ;;
 	esac
 }

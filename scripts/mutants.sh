@@ -2,7 +2,9 @@
 # mutants.sh: make mutants. Do the tests catch a kernel that is wrong?
 # Each mutants/*.patch is one deliberate fault (what it breaks and what
 # should catch it are at its top). One at a time, it is applied to a
-# scratch copy of the patched tree, built incrementally, and run through
+# scratch copy of the patched tree (the product series with the evaluation
+# series on top, whose knobs the tests switch), built incrementally, and
+# run through
 #  1. the fast part of make check: one boot under preempt=none with the
 #     series' KUnit suites, hugezero under every clearing strategy
 #     (strategies.sh), faults and copies, the console scanned for splats;
@@ -89,7 +91,8 @@ for m in "$TOP"/mutants/*.patch; do
 	git -C "$msrc" checkout -q -f --detach "$head" &&
 		git -C "$msrc" apply "$m" || die "$name does not apply to the patched tree"
 	if step build "$name" "$LOGS/build-mutant-$name.log" "$TOP/scripts/build-kernel.sh" \
-		"$msrc" "$mobj" "$TOP/config/guest.config" "$TOP/config/patched.config"; then
+		"$msrc" "$mobj" "$TOP/config/guest.config" "$TOP/config/patched.config" \
+		"$TOP/config/eval.config"; then
 		verdict "$name" "$mobj/arch/x86/boot/bzImage"
 	else
 		echo "caught by the build (log: $LOGS/build-mutant-$name.log)" >"$out/$name.verdict"
