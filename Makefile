@@ -1,18 +1,26 @@
 # Entry point of the harness. Everything it builds goes to $(BUILD) (git
 # ignores it), everything it reports to results/.
 #
+# Kernels: baseline (Debian's 6.12), product (patches/series: what a
+# distribution applies), patched (the product plus patches/eval/series,
+# debugfs knobs only measurement needs: the kernel of bench, latency,
+# torture, mutants), seed (patches/seed/series, the reference).
+#
 #   make bench       the benchmark report (the project's main job)
-#   make check       the test suite: both kernels, three preemption models
+#   make check       the test suite: baseline, product and patched kernels,
+#                    three preemption models; checkpatch on every series
+#   make seed        the seed kernel's boots with the correctness tests
 #   make latency     cyclictest against 1 GiB page faults, per variant
-#   make matrix      the patched kernel built without PREEMPT_DYNAMIC, tested
+#   make matrix      the product kernel built without PREEMPT_DYNAMIC, tested
 #   make torture     100,000 checked faults under pressure, and a debug kernel
 #   make bisect      every prefix of patches/series builds and stays within
 #                    the latency bound
 #   make mutants     deliberate faults (mutants/*.patch), each built and run
 #                    through make check's fast part and make latency's
 #                    assertions: every one must be caught
-#   make checkpatch  scripts/checkpatch.pl --strict on the series
-#   make kernels     just build the baseline and patched guest kernels
+#   make checkpatch  scripts/checkpatch.pl --strict on the product and the
+#                    evaluation series
+#   make kernels     just build the baseline, product and patched kernels
 #   make fresh       .ci/run (or CMD="...") as root in a new minimal Debian 12
 #                    root: proves that make deps installs all that is needed
 #   make clean       remove $(BUILD) and bench/build
@@ -20,7 +28,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all bench check latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
+.PHONY: all bench check seed latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
 
 all: check
 
@@ -29,6 +37,9 @@ bench:
 
 check:
 	@scripts/check.sh
+
+seed:
+	@scripts/seed.sh
 
 latency:
 	@scripts/latency.sh
@@ -40,7 +51,7 @@ torture:
 	@scripts/torture.sh
 
 kernels:
-	@scripts/kernels.sh baseline patched
+	@scripts/kernels.sh baseline product patched
 
 bisect:
 	@scripts/bisect.sh
@@ -48,8 +59,12 @@ bisect:
 mutants:
 	@scripts/mutants.sh
 
+# The evaluation series on its own (make check also proves that every file
+# a series adds has a maintainer, in the tree it applies to).
 checkpatch: tree
-	@scripts/checkpatch.sh
+	@rc=0; for s in patches/series patches/eval/series; do \
+		scripts/checkpatch.sh $$s || rc=1; \
+	done; exit $$rc
 
 fresh:
 	@scripts/fresh.sh $(CMD)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * faults: the unhappy paths of huge page faults, and bad input to the
- * series' debugfs files. kselftest_harness.h: each test runs in a child
- * of its own, with a timeout.
+ * evaluation series' debugfs files. kselftest_harness.h: each test runs
+ * in a child of its own, with a timeout.
  *
  *  hugetlb_1g.killed_in_fault: a task killed while it faults a 1 GiB page
  *     must die, the page must go back to the pool, and the next 1 GiB
@@ -13,9 +13,10 @@
  *     /sys/kernel/debug/clear_huge_page/{strategy,guard} fail with EINVAL
  *     and change nothing.
  * A test skips when what it needs is missing: no pool of the page size
- * (none configured or none could be allocated), no debugfs knob (the
- * baseline kernel). A pool with pages but none free fails: it should be
- * all free between the programs of the guest, so something leaked.
+ * (none configured or none could be allocated), no debugfs knob (a kernel
+ * without the evaluation series: the baseline, the product). A pool with
+ * pages but none free fails: it should be all free between the programs
+ * of the guest, so something leaked.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -175,7 +176,8 @@ FIXTURE_SETUP(knob)
 {
 	snprintf(self->path, sizeof(self->path), HC_KNOBS "%s", variant->file);
 	if (access(self->path, F_OK))
-		SKIP(return, "no %s: a kernel without the series", self->path);
+		SKIP(return, "no %s: a kernel without the evaluation series",
+		     self->path);
 	ASSERT_TRUE(read_knob(self->path, self->before, sizeof(self->before)))
 		TH_LOG("cannot read %s", self->path);
 }

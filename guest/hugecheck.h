@@ -34,7 +34,7 @@
 #define SZ_2M		(2UL << 20)
 #define SZ_1G		(1UL << 30)
 #define HC_MARKER	0x7e	/* never a fill pattern of torture's (0x80 | n) */
-/* The patched kernel's evaluation knobs (debugfs); the baseline has none. */
+/* The patched kernel's evaluation knobs (debugfs); the product has none. */
 #define HC_KNOBS	"/sys/kernel/debug/clear_huge_page/"
 
 struct hc_kind {

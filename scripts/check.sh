@@ -1,9 +1,13 @@
 #!/bin/bash
-# check.sh: the test suite (make check). Builds the baseline, patched and
-# seed kernels, runs checkpatch on both series, boots each kernel under
-# preempt=none, voluntary and full, runs the KUnit suites and the guest
-# tests, scans every console for splats, prints a table and ends with
-# "N passed, N failed, N skipped". Exits non-zero on any failure.
+# check.sh: the test suite (make check). Builds the baseline, product
+# (patches/series) and patched (product plus the evaluation series
+# patches/eval/series) kernels, the last two from one object directory,
+# runs checkpatch on the product, evaluation and seed series, boots each
+# kernel under preempt=none, voluntary and full, runs the KUnit suites and
+# the guest tests, checks that the product carries no evaluation knobs,
+# scans every console for splats, prints a table and ends with "N passed,
+# N failed, N skipped". Exits non-zero on any failure. The seed kernel's
+# boots are make seed's (scripts/seed.sh).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -13,7 +17,7 @@ mkdir -p "$out"
 t0=$(date +%s)
 rc=0
 
-kernels="baseline patched seed"
+kernels="baseline product patched"
 # The tree's mm selftests go into the initramfs, so they are built before
 # prepare packs it (on a fresh machine there is no older build to find).
 if ! { prepare_tree && step build mm-selftests "$LOGS/mm-selftests.log" \
@@ -29,12 +33,15 @@ for k in $kernels; do
 	[[ " $built " == *" $k "* ]] ||
 		echo "FAIL $k: kernel build (see the log above)" >"$out/$k-build.txt"
 done
-# Both series: checkpatch --strict, and every file the series adds has a
-# maintainer in the tree it is applied to.
-for s in patches seed; do
+# Every series: checkpatch --strict, and every file a series adds has a
+# maintainer in the tree it is applied to (the evaluation series is checked
+# on its own, in the tree with both applied; the seed adds no file and is
+# not built here, so its tree is not needed).
+for s in product eval seed; do
 	case $s in
-	patches) sf=$TOP/patches/series tree=$SRC_PATCHED k=patched ;;
-	seed) sf=$TOP/patches/seed/series tree=$BUILD/src-seed k=seed ;;
+	product) sf=$TOP/patches/series tree=$SRC_PATCHED k=product ;;
+	eval) sf=$TOP/patches/eval/series tree=$SRC_PATCHED k=patched ;;
+	seed) sf=$TOP/patches/seed/series tree="" k="" ;;
 	esac
 	[[ " $built " == *" $k "* ]] || tree=""
 	if step checkpatch "$s" "$LOGS/checkpatch-$s.log" "$TOP/scripts/checkpatch.sh" "$sf" $tree; then
@@ -44,29 +51,28 @@ for s in patches seed; do
 	fi
 done
 
-# The series' KUnit suites must run on the patched kernel.
+# The series' KUnit suites must run on the product and patched kernels.
+# Under none, the patched kernel also clears under every strategy of its
+# evaluation knobs (hugezero -a); the product runs hugezero -a in place of
+# hugezero, the same rounds on a kernel without knobs, which says so.
 for k in $kernels; do
-	img=$BUILD/obj-$k/arch/x86/boot/bzImage
-	suites=""
-	[ $k = patched ] && suites=$PATCHED_SUITES
+	suites=$PATCHED_SUITES
+	[ $k = baseline ] && suites=""
 	for p in none voluntary full; do
-		res=$out/$k-$p.txt
-		if [[ " $built " != *" $k "* ]] || [ ! -f "$BUILD/initramfs.cpio.gz" ]; then
-			echo "FAIL $k/$p: not booted, kernel or initramfs missing" >"$res"
-			continue
-		fi
-		# Under none, the patched kernel also clears under every
-		# strategy of its evaluation knobs (hugezero -a).
 		progs=hugezero,faults,copies
 		[ $k = patched ] && [ $p = none ] && progs=$progs,strategies.sh
-		step boot "$k/$p" "$out/$k-$p.boot.log" "$TOP/scripts/boot.sh" "$img" "$p" \
-			$progs "$out/$k-$p.console.log" "${BOOT_TIMEOUT:-600}" ||
-			echo "FAIL $k/$p: boot: $(tail -n 1 "$out/$k-$p.boot.log")" >"$res"
-		judge "$out/$k-$p.console.log" "$k/$p" $suites >>"$res"
-		grep -q "preempt: .*($p)" "$out/$k-$p.console.log" ||
-			echo "FAIL $k/$p: the guest did not run under preempt=$p" >>"$res"
+		[ $k = product ] && [ $p = none ] && progs=strategies.sh,faults,copies
+		test_boot "$out" $k $p $progs $suites
 	done
 done
+# The product must not carry evaluation code: no knobs in debugfs.
+res=$out/product-none.txt
+if grep -aq '^# no /sys/kernel/debug/clear_huge_page/: the kernel.s own way only' \
+	"$out/product-none.console.log" 2>/dev/null; then
+	echo "PASS product/none: no evaluation knobs (/sys/kernel/debug/clear_huge_page/)" >>"$res"
+else
+	echo "FAIL product/none: hugezero -a found evaluation knobs, or did not run" >>"$res"
+fi
 
 # The tree's own hugetlb and THP selftests: the patched kernel must pass
 # everything the baseline passes.

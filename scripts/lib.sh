@@ -129,6 +129,26 @@ judge() {
 	"$TOP/scripts/scan-console.sh" "$log" "$label"
 }
 
+# test_boot DIR KERNEL PREEMPT PROGS [KUNIT_SUITE...]: one test boot of
+# make check: boot $BUILD/obj-KERNEL's image under preempt=PREEMPT with the
+# guest programs PROGS (comma separated) and write its PASS/FAIL lines to
+# DIR/KERNEL-PREEMPT.txt: the results, the splats, the preemption model.
+test_boot() {
+	local dir=$1 k=$2 p=$3 progs=$4 res=$1/$2-$3.txt
+	shift 4
+	if [[ " $built " != *" $k "* ]] || [ ! -f "${INITRD:-$BUILD/initramfs.cpio.gz}" ]; then
+		echo "FAIL $k/$p: not booted, kernel or initramfs missing" >"$res"
+		return
+	fi
+	step boot "$k/$p" "$dir/$k-$p.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/obj-$k/arch/x86/boot/bzImage" "$p" "$progs" "$dir/$k-$p.console.log" \
+		"${BOOT_TIMEOUT:-600}" ||
+		echo "FAIL $k/$p: boot: $(tail -n 1 "$dir/$k-$p.boot.log")" >"$res"
+	judge "$dir/$k-$p.console.log" "$k/$p" "$@" >>"$res"
+	grep -q "preempt: .*($p)" "$dir/$k-$p.console.log" ||
+		echo "FAIL $k/$p: the guest did not run under preempt=$p" >>"$res"
+}
+
 # tally DIR: the one tally of every target. DIR/*.txt hold PASS/FAIL/SKIP
 # lines; print a table of them, the failures and "N passed, N failed, N
 # skipped", and gather them in DIR/all.txt. Returns 1 on any FAIL, and
