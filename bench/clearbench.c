@@ -21,8 +21,8 @@
  *   2 policy.c      the default strategy's policy: the tree's
  *                   clear_pages_policy.h, or our own copy  [common probe]
  *   2 loops.c       loops of our own: the limit candidates, CLZERO, the
- *                   AVX-512 copy, and the user's write and read passes
- *                   after the clear  [probe]
+ *                   MOVDIR64B clear and copy, the AVX-512 copy, and the
+ *                   user's write and read passes after the clear  [probe]
  *   3 strategies.c  the strategy table and the kernel's clear orders
  *                   [common split probe loops policy, clear_pages.h: the
  *                   tree's .S]

@@ -39,7 +39,7 @@ enum backing_mode {
 enum {
 	/* What the options and CSVs can name. */
 	S_MAINLINE, S_MULTI, S_CHUNKED, S_NT, S_DEFAULT, S_LIMIT, S_REP, S_ORIG,
-	S_CLZERO, S_HOST_FAULT, S_UNITS,
+	S_CLZERO, S_MOVDIR64B, S_HOST_FAULT, S_UNITS,
 	NR_NAMED,
 	/* Candidates for limit, which stand in for it in the runs. */
 	S_AVX512_NT = NR_NAMED, S_AVX2_NT, S_MOVNTI, S_AVX512, S_AVX2,
@@ -49,7 +49,7 @@ enum {
 /* The copy strategies' indices (-C); copy.c has the table they index. */
 enum {
 	C_MAINLINE, C_COPY_PAGE, C_DEFAULT, C_UNITS, C_MOVSB, C_MOVSQ, C_REGS,
-	C_AVX512_NT, C_HOST_COW, C_LIMIT,
+	C_AVX512_NT, C_MOVDIR64B, C_HOST_COW, C_LIMIT,
 	NR_COPY
 };
 

@@ -238,6 +238,8 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"copy_pages_regs() (64-byte register loop), one call per huge page" },
 	[C_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_copy, "avx512f", false,
 		"clearbench's own: AVX-512 loads, non-temporal stores, SFENCE; one call per huge page" },
+	[C_MOVDIR64B]	= { "movdir64b", NULL, movdir64b_copy, "movdir64b", false,
+		"clearbench's own: MOVDIR64B of each source line, in order, then SFENCE; one call per huge page (a reference)" },
 	[C_HOST_COW]	= { "host-cow", NULL, NULL, NULL, false,
 		"the host kernel's hugetlb copy-on-write: a child writes at each page's fault subpage (not a loop: never limit)" },
 	[C_LIMIT]	= { "limit", NULL, NULL, NULL, false,

@@ -33,6 +33,8 @@ void copy_print_header(const struct opts *o)
 	note("copy split: %s\n", split_source);
 	note("mainline copies 4K with: %s\n", copy_mainline_routine());
 	note("default copies runs with: %s\n", copy_default_routine());
+	note("copy movdir64b: clearbench's own MOVDIR64B loop, a reference; MOVDIR64B (CPUID 7.0 ECX bit 28): %s\n",
+	     cpu_has("movdir64b") ? "yes" : "no, movdir64b is skipped");
 	if (copy_unit_bytes(o))
 		note("units copies in calls of %zu KiB (%s)\n",
 		     copy_unit_bytes(o) >> 10, o->copy_unit ? "-u" :

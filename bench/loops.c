@@ -4,7 +4,8 @@
  * memory at all: the "limit" strategy runs each one the CPU has and keeps
  * the fastest of them and of everything else measured. movnti_clear() and
  * clzero_clear() also stand in for clear_pages_nt() and
- * clear_pages_clzero() when the tree has none. Then the copy side's own
+ * clear_pages_clzero() when the tree has none. The MOVDIR64B clear and
+ * copy, references the tree has no routine for. Then the copy side's own
  * candidate, an AVX-512 non-temporal copy, and at the end, the user's
  * passes over the cleared buffer.
  */
@@ -111,6 +112,76 @@ void clzero_clear(void *addr, unsigned long len)
 		     "jnz 1b\n\t"
 		     "sfence"
 		     : "+a" (addr), "+r" (n)
+		     :
+		     : "memory", "cc");
+}
+
+/*
+ * MOVDIR64B: a 64-byte direct store of the 64 bytes at the source operand
+ * (any alignment) to the 64-byte aligned destination, written as one
+ * 64-byte write with write-combining semantics: a write-back destination
+ * line is written back and invalidated from the caches first, so it is
+ * non-temporal, as MOVNTI and CLZERO are. The source is a memory operand,
+ * not a vector register: a kernel loop of it needs no kernel_fpu_begin()
+ * and may be preempted. The stores are weakly ordered: SFENCE at the end.
+ * Spelt as bytes, as the kernel's movdir64b() does: 66 0f 38 f8 02 is
+ * movdir64b (%rdx), %rax. Eight lines an iteration (as CLZERO's loop),
+ * then the odd lines one at a time.
+ */
+#define MOVDIR64B_INSN	".byte 0x66, 0x0f, 0x38, 0xf8, 0x02\n\t"
+/* The clear: the destination steps, the source stays on the zero line. */
+#define MOVDIR64B_CLEAR	MOVDIR64B_INSN "addq $64, %%rax\n\t"
+/* The copy: both step. */
+#define MOVDIR64B_COPY	MOVDIR64B_INSN "addq $64, %%rax\n\taddq $64, %%rdx\n\t"
+
+static const unsigned char zero_line[64] __attribute__((aligned(64)));
+
+void movdir64b_clear(void *addr, unsigned long len)
+{
+	unsigned long n8 = len / 512, n1 = len / 64 % 8;
+
+	asm volatile("testq %1, %1\n\t"
+		     "jz 2f\n\t"
+		     "1:\n\t"
+		     MOVDIR64B_CLEAR MOVDIR64B_CLEAR MOVDIR64B_CLEAR MOVDIR64B_CLEAR
+		     MOVDIR64B_CLEAR MOVDIR64B_CLEAR MOVDIR64B_CLEAR MOVDIR64B_CLEAR
+		     "decq %1\n\t"
+		     "jnz 1b\n\t"
+		     "2:\n\t"
+		     "testq %2, %2\n\t"
+		     "jz 4f\n\t"
+		     "3:\n\t"
+		     MOVDIR64B_CLEAR
+		     "decq %2\n\t"
+		     "jnz 3b\n\t"
+		     "4:\n\t"
+		     "sfence"
+		     : "+a" (addr), "+r" (n8), "+r" (n1)
+		     : "d" (zero_line), "m" (zero_line)
+		     : "memory", "cc");
+}
+
+void movdir64b_copy(void *to, const void *from, unsigned long len)
+{
+	unsigned long n8 = len / 512, n1 = len / 64 % 8;
+
+	asm volatile("testq %2, %2\n\t"
+		     "jz 2f\n\t"
+		     "1:\n\t"
+		     MOVDIR64B_COPY MOVDIR64B_COPY MOVDIR64B_COPY MOVDIR64B_COPY
+		     MOVDIR64B_COPY MOVDIR64B_COPY MOVDIR64B_COPY MOVDIR64B_COPY
+		     "decq %2\n\t"
+		     "jnz 1b\n\t"
+		     "2:\n\t"
+		     "testq %3, %3\n\t"
+		     "jz 4f\n\t"
+		     "3:\n\t"
+		     MOVDIR64B_COPY
+		     "decq %3\n\t"
+		     "jnz 3b\n\t"
+		     "4:\n\t"
+		     "sfence"
+		     : "+a" (to), "+d" (from), "+r" (n8), "+r" (n1)
 		     :
 		     : "memory", "cc");
 }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Store loops of clearbench's own: the candidates for the "limit"
- * strategy (and one copy loop, the copy side's), the MOVNTI and CLZERO loops that stand in for clear_pages_nt()
+ * strategy (and one copy loop, the copy side's), the MOVDIR64B clear and
+ * copy loops (references: the tree has no such routine), the MOVNTI and
+ * CLZERO loops that stand in for clear_pages_nt()
  * and clear_pages_clzero() when the tree has none, and the passes of "the
  * user" after the clear. Same contract as the kernel's clear_pages_*(): zero
  * @len bytes at @addr, @len a multiple of 4096, @addr 64-byte aligned.
- * The AVX and CLZERO ones must only be called if the CPU has the feature.
+ * The AVX, CLZERO and MOVDIR64B ones must only be called if the CPU has
+ * the feature.
  */
 #ifndef CLEARBENCH_LOOPS_H
 #define CLEARBENCH_LOOPS_H
@@ -23,6 +26,19 @@ void avx512_clear(void *addr, unsigned long len);
 
 /* CLZERO, one 64-byte line an instruction, then SFENCE. */
 void clzero_clear(void *addr, unsigned long len);
+
+/*
+ * MOVDIR64B (CPUID 7.0 ECX bit 28), one 64-byte direct store an
+ * instruction, then SFENCE: the clear stores a 64-byte aligned line of
+ * zeros to each line of @addr; the copy stores each line of @from, in
+ * order, to the line of @to at the same offset. No vector registers: the
+ * source is a memory operand. Unlike the others here these take any @len
+ * that is a multiple of 64 (the kernel's callers would pass whole pages);
+ * @addr and @to must be 64-byte aligned (the instruction faults
+ * otherwise), @from need not be.
+ */
+void movdir64b_clear(void *addr, unsigned long len);
+void movdir64b_copy(void *to, const void *from, unsigned long len);
 
 /*
  * The copy strategies' own candidate for the fastest copy: copy @len

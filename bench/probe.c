@@ -82,6 +82,16 @@ static bool cpuid_clzero(void)
 	return ebx & 1;
 }
 
+/* MOVDIR64B: CPUID leaf 7 subleaf 0, ECX bit 28 (the kernel's X86_FEATURE_MOVDIR64B). */
+static bool cpuid_movdir64b(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+		return false;
+	return ecx & (1U << 28);
+}
+
 /*
  * The CLFLUSH line size in bytes, as the kernel's x86_clflush_size: CPUID
  * leaf 1 EBX bits 15:8 times 8 where EDX says CLFLUSH (bit 19), else the
@@ -108,6 +118,7 @@ const struct cpu_info *cpu_info(void)
 		ci.avx2 = __builtin_cpu_supports("avx2");
 		ci.sse2 = __builtin_cpu_supports("sse2");
 		ci.clzero = cpuid_clzero();
+		ci.movdir64b = cpuid_movdir64b();
 		ci.clflush_size = cpuid_clflush_size();
 		probed = true;
 	}
@@ -122,6 +133,8 @@ bool cpu_has(const char *feature)
 		return true;
 	if (!strcmp(feature, "clzero"))
 		return ci->clzero;
+	if (!strcmp(feature, "movdir64b"))
+		return ci->movdir64b;
 	if (!strcmp(feature, "avx512f"))
 		return ci->avx512f;
 	if (!strcmp(feature, "avx2"))

@@ -17,6 +17,7 @@ struct cpu_info {
 	bool rep_good;		/* the host kernel's X86_FEATURE_REP_GOOD */
 	bool avx512f, avx2, sse2;	/* CPUID, as the compiler sees it */
 	bool clzero;		/* CPUID 0x80000008 EBX bit 0 */
+	bool movdir64b;		/* CPUID 7.0 ECX bit 28 */
 	unsigned int clflush_size;	/* the kernel's x86_clflush_size */
 };
 
@@ -25,7 +26,7 @@ const struct cpu_info *cpu_info(void);
 
 /*
  * Can this CPU run code built for @feature ("avx512f", "avx2", "sse2",
- * "clzero")? NULL: no feature needed.
+ * "clzero", "movdir64b")? NULL: no feature needed.
  */
 bool cpu_has(const char *feature);
 

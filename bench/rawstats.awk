@@ -3,7 +3,8 @@
 # strategy,page,gbps,round), per page size.
 #
 #   awk -v a=units -v b=default -f rawstats.awk RAW.csv
-#	per-round paired ratio a/b: median [min-max] over the rounds both ran
+#	per-round paired ratio a/b: median [min-max] over the rounds both ran,
+#	and in how many of them a was ahead of b (ratio above 1)
 #   awk -v a=units -v bytes=33554432 -f rawstats.awk RAW.csv
 #	a's rate, median [min-max] over its runs, and the time one call of
 #	that many bytes takes at it: at the median rate [fastest-slowest]
@@ -65,22 +66,24 @@ END {
 		p = order[o]
 		if (!(p in seen))
 			continue
-		n = 0
+		n = ahead = 0
 		for (r in rounds) {
 			if (!((a, p, r) in v))
 				continue
 			if (b == "")
 				x[++n] = v[a, p, r]
-			else if (((b, p, r) in v) && v[b, p, r] > 0)
+			else if (((b, p, r) in v) && v[b, p, r] > 0) {
 				x[++n] = v[a, p, r] / v[b, p, r]
+				ahead += x[n] > 1
+			}
 		}
 		if (!n)
 			continue
 		sort_x(n)
 		m = median_x(n)
 		if (b != "")
-			printf "%s %s/%s %s: %.2fx [%.2f-%.2f] over %d rounds\n",
-			       p, a, b, metric, m, x[1], x[n], n
+			printf "%s %s/%s %s: %.2fx [%.2f-%.2f] over %d rounds, %s ahead in %d\n",
+			       p, a, b, metric, m, x[1], x[n], n, a, ahead
 		else if (bytes)
 			printf "%s %s %s: %.2f GB/s [%.2f-%.2f] over %d runs; %d bytes a call: %s [%s - %s]\n",
 			       p, a, metric, m, x[1], x[n], n, bytes,

@@ -46,6 +46,8 @@ void print_header(const struct opts *o)
 	note("clzero uses: %s; CLZERO (CPUID 0x80000008 EBX bit 0): %s\n",
 	     clzero_source, cpu_has("clzero") ? "yes" :
 	     "no, clzero is skipped");
+	note("movdir64b uses: clearbench's own MOVDIR64B loop (the tree has none), a reference; MOVDIR64B (CPUID 7.0 ECX bit 28): %s\n",
+	     cpu_has("movdir64b") ? "yes" : "no, movdir64b is skipped");
 	note("policy: %s\n", policy_source);
 	nocache_method(pol->clzero, &large);
 	if (pol->threshold == POLICY_NEVER)

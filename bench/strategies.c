@@ -276,6 +276,8 @@ const struct strategy strategies[NR_STRATEGIES] = {
 		"clear_pages_orig() (unrolled MOVQ loop), one call per huge page" },
 	[S_CLZERO]	= { "clzero", NULL, clzero_fn, "clzero",
 		"CLZERO, a line an instruction, then SFENCE; one call per huge page (AMD)" },
+	[S_MOVDIR64B]	= { "movdir64b", NULL, movdir64b_clear, "movdir64b",
+		"clearbench's own: MOVDIR64B of a zero line to each line, then SFENCE; one call per huge page (a reference)" },
 	[S_HOST_FAULT]	= { "host-fault", NULL, NULL, NULL,
 		"the host kernel: first touch of fresh MAP_HUGETLB pages" },
 	[S_UNITS]	= { "units", clear_units, NULL, NULL,

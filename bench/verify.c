@@ -8,7 +8,8 @@
  * CPUs, and does every strategy leave the buffer all zero? One clear per
  * strategy and page size on a buffer filled with 0xa5, TAP on stdout
  * (notes as "# " comments; the driver prints the plan). A strategy the
- * CPU cannot run (clzero without CLZERO) is a SKIP. Then the user's
+ * CPU cannot run (clzero without CLZERO) is a SKIP. The MOVDIR64B clear
+ * loop also over odd lengths and across page boundaries. Then the user's
  * passes: does the write pass store every byte, and does the read pass
  * sum every word? The copy strategies' checks are copy_verify.c's.
  */
@@ -325,6 +326,68 @@ static void verify_user(char *buf, size_t len, const char *page)
 	    user_pass_isa(), page);
 }
 
+/*
+ * The MOVDIR64B clear over odd lengths and page boundaries: in a 4 MiB
+ * buffer of two 2 MiB pages filled with 0xa5, each case clears @len bytes
+ * (a multiple of 64: odd numbers of lines, and of 4 KiB pages) at @off,
+ * then the range must be zero and every byte outside it untouched.
+ */
+struct line_case {
+	unsigned long off, len;
+	const char *what;
+};
+
+static const struct line_case movdir64b_cases[] = {
+	{ 0, 64, "one line" },
+	{ 64, 3 * 64, "3 lines" },
+	{ SZ_4K - 3 * 64, 7 * 64, "7 lines across a 4K boundary" },
+	{ 3 * SZ_4K - 5 * 64, 5 * SZ_4K + 9 * 64,
+	  "5 pages and 9 lines across 4K boundaries" },
+	{ SZ_2M - 3 * SZ_4K - 64, 7 * SZ_4K + 3 * 64,
+	  "7 pages and 3 lines across the 2M boundary" },
+	{ SZ_2M, SZ_2M, "the second 2M page" },
+	{ 64, 2 * SZ_2M - 3 * 64, "65533 lines across the 2M boundary" },
+};
+
+static void verify_movdir64b_clear(void)
+{
+	clear_fn fn = strategies[S_MOVDIR64B].extent;
+	size_t len = 2 * SZ_2M, i, k;
+	struct hugebuf b;
+	long bad;
+
+	if (!strategy_available(S_MOVDIR64B)) {
+		tap(true, "movdir64b clear: odd lengths, page boundaries # SKIP this CPU has no movdir64b");
+		return;
+	}
+	if (hugebuf_alloc(&b, len, SZ_2M, BACKING_THP)) {
+		tap(false, "movdir64b clear: allocate 4 MiB");
+		return;
+	}
+	for (k = 0; k < ARRAY_SIZE(movdir64b_cases); k++) {
+		const struct line_case *lc = &movdir64b_cases[k];
+
+		memset(b.addr, 0xa5, len);
+		fn(b.addr + lc->off, lc->len);
+		bad = first_nonzero(b.addr + lc->off, lc->len);
+		for (i = 0; bad < 0 && i < len; i++)
+			if ((i < lc->off || i >= lc->off + lc->len) &&
+			    (unsigned char)b.addr[i] != 0xa5)
+				break;
+		if (bad >= 0)
+			tap(false, "movdir64b clear %lu+%lu (%s) # byte %ld of the range is 0x%02x",
+			    lc->off, lc->len, lc->what, bad,
+			    (unsigned char)b.addr[lc->off + bad]);
+		else if (i < len)
+			tap(false, "movdir64b clear %lu+%lu (%s) # byte %zu outside the range written",
+			    lc->off, lc->len, lc->what, i);
+		else
+			tap(true, "movdir64b clear %lu+%lu (%s)", lc->off,
+			    lc->len, lc->what);
+	}
+	hugebuf_free(&b);
+}
+
 static void verify_page(const struct opts *o, int pi)
 {
 	const char *pn = page_name(page_sizes[pi]);
@@ -386,6 +449,7 @@ void verify(const struct opts *o)
 	verify_mainline_order();
 	verify_split();
 	verify_policy();
+	verify_movdir64b_clear();
 	for (pi = 0; pi < NR_PAGES; pi++)
 		if (o->want_page[pi])
 			verify_page(o, pi);
