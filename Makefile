@@ -24,13 +24,18 @@
 #   make fresh       .ci/run (or CMD="...") as root in a new minimal Debian 12
 #                    root: proves that make deps installs all that is needed
 #   make clean       remove $(BUILD) and bench/build
+#   make help        this list
 
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all bench check seed latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
+.PHONY: all help bench check seed latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
 
 all: check
+
+# The target list above, from this file's own header.
+help:
+	@sed -n '/^#   make /,/^$$/p' $(firstword $(MAKEFILE_LIST)) | sed -n 's/^#   //p'
 
 bench:
 	@scripts/bench.sh
