@@ -54,14 +54,16 @@ done
 # The series' KUnit suites must run on the product and patched kernels.
 # Under none, the patched kernel also clears under every strategy of its
 # evaluation knobs (hugezero -a); the product runs hugezero -a in place of
-# hugezero, the same rounds on a kernel without knobs, which says so.
+# hugezero, the same rounds on a kernel without knobs, which says so. Both
+# fault from a pool zeroed beforehand under none (prezero, last: it demotes
+# a 1 GiB page).
 for k in $kernels; do
 	suites=$PATCHED_SUITES
 	[ $k = baseline ] && suites=""
 	for p in none voluntary full; do
 		progs=hugezero,faults,copies
-		[ $k = patched ] && [ $p = none ] && progs=$progs,strategies.sh
-		[ $k = product ] && [ $p = none ] && progs=strategies.sh,faults,copies
+		[ $k = patched ] && [ $p = none ] && progs=$progs,strategies.sh,prezero
+		[ $k = product ] && [ $p = none ] && progs=strategies.sh,faults,copies,prezero
 		test_boot "$out" $k $p $progs $suites
 	done
 done
@@ -167,6 +169,21 @@ if [[ " $built " == *" patched "* ]] &&
 	fi
 else
 	echo "FAIL patched/nt: not booted" >"$res"
+fi
+
+# init_on_alloc=1, as Debian's kernels boot: the pages the pool gets from
+# the page allocator are zero, and must be counted so (prezero's grow).
+res=$out/product-initonalloc.txt
+log=$out/product-initonalloc.console.log
+if [[ " $built " == *" product "* ]] &&
+	step boot product/init_on_alloc "$out/product-initonalloc.boot.log" "$TOP/scripts/boot.sh" \
+		"$BUILD/obj-product/arch/x86/boot/bzImage" none prezero "$log" \
+		"${BOOT_TIMEOUT:-600}" "init_on_alloc=1"; then
+	judge "$log" product/init_on_alloc >"$res"
+	grep -aq '^# seed .*, init_on_alloc on' "$log" ||
+		echo "FAIL product/init_on_alloc: prezero did not see init_on_alloc=1" >>"$res"
+else
+	echo "FAIL product/init_on_alloc: not booted" >"$res"
 fi
 
 echo

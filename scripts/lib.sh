@@ -14,6 +14,46 @@ die() {
 	exit 1
 }
 
+# cpu_dir: the results folder of figures that depend on this host's CPU,
+# named after it (amd-zen5, amd-zen4, intel-xeon-6-207, ...), so that the
+# figures of one CPU never overwrite another's.
+cpu_dir() {
+	awk -F': *' '
+		/^vendor_id/ && !v { v = $2 }
+		/^cpu family/ && f == "" { f = $2 }
+		/^model[ \t]*:/ && m == "" { m = $2 }
+		/^model name/ && !n { n = $2 }
+		END {
+			if (v == "AuthenticAMD") {
+				if (f == 26) z = "zen5"
+				else if (f == 25 && (m >= 16 && m < 32 || m >= 96 && m < 128 || m >= 160 && m < 176)) z = "zen4"
+				else if (f == 25) z = "zen3"
+				else z = f "-" m
+				print "amd-" z
+			} else if (v == "GenuineIntel")
+				print "intel-" (n ~ /Xeon/ ? "xeon-" : "") f "-" m
+			else
+				print "cpu-" f "-" m
+		}' /proc/cpuinfo
+}
+
+# cpu_about: one line naming this host's CPU for the result files: model
+# name, vendor family/model, the features the policy reads, cache sizes.
+cpu_about() {
+	local l3
+	l3=$(cat /sys/devices/system/cpu/cpu0/cache/index3/size 2>/dev/null || echo "not in sysfs")
+	awk -F': *' -v l3="$l3" '
+		/^model name/ && !n { n = $2 }
+		/^cpu family/ && f == "" { f = $2 }
+		/^model[ \t]*:/ && m == "" { m = $2 }
+		/^flags/ && !fl { fl = " " $2 " " }
+		END {
+			split("erms fsrm avx512f clzero movdir64b", want, " ")
+			for (i = 1; i <= 5; i++) feats = feats (i > 1 ? " " : "") want[i] (index(fl, " " want[i] " ") ? "+" : "-")
+			printf "%s (family %d, model %d; %s; L3 %s)\n", n, f, m, feats, l3
+		}' /proc/cpuinfo
+}
+
 # step NAME KERNEL LOGFILE CMD...: run CMD with all output in LOGFILE and
 # print one progress line: what, for which kernel, how long, where the log is.
 step() {
@@ -204,7 +244,7 @@ measurements() {
 }
 
 # The series' KUnit suites: a boot of the patched kernel must run them.
-PATCHED_SUITES="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges"
+PATCHED_SUITES="x86_clear_pages x86_copy_pages folio_zero_user resched_ranges hugetlb_zeroed"
 
 # latency_boot LABEL IMG PREEMPT VARIANTS LOG: one step that boots IMG
 # under PREEMPT and runs guest/latency.sh with the comma separated
