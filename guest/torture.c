@@ -44,11 +44,19 @@
  * one folio. Copied pages are counted in huge pages (2 MiB or 1 GiB): one
  * per hugetlb page written after fork() and checked on both sides.
  *
+ * On a kernel whose hugetlb pool clears free pages on request
+ * (zero_free_hugepages), one more process asks it to clear a few free
+ * 2 MiB pages (now and then a 1 GiB one) every 0.2-1 s, so that the
+ * workers' hugetlb faults take zeroed and unzeroed pages at random, and a
+ * fault may find every free page being cleared and have to wait for one.
+ *
  * Output is TAP: one test per kind (SKIP if unavailable; a non-zero or a
- * wrong byte fails it), "fault target", "workers" (all exited cleanly)
- * and, with -P, "preempt switching"; then the measurements "# faults: N",
- * "# nonzero_bytes: N", "# copied_pages: N" and "# copy_wrong_bytes: N"
- * for the harness, then the totals. Exits non-zero on any failure.
+ * wrong byte fails it), "fault target", "workers" (all exited cleanly),
+ * "zero requests" (SKIP without the file) and, with -P, "preempt
+ * switching"; then the measurements "# faults: N", "# nonzero_bytes: N",
+ * "# prezeroed_faults: N" (hugetlb faults that took a zeroed page, from
+ * /proc/vmstat), "# copied_pages: N" and "# copy_wrong_bytes: N" for the
+ * harness, then the totals. Exits non-zero on any failure.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -78,6 +86,7 @@
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define PREEMPT_FILE "/sys/kernel/debug/sched/preempt"
+#define ZERO_FILE "/sys/kernel/mm/hugepages/hugepages-%zukB/zero_free_hugepages"
 
 struct kind {
 	const char *name;
@@ -128,6 +137,8 @@ struct shared {
 	long next_cow_1g;	/* CLOCK_MONOTONIC s: a 1 GiB CoW is due */
 	unsigned long long switches;	/* preemption model changes */
 	unsigned long long switch_errors;
+	unsigned long long zero_requests;	/* writes to zero_free_hugepages */
+	unsigned long long zero_errors;
 };
 
 static struct opts {
@@ -521,6 +532,58 @@ static __noreturn void preempt_switcher(int unused)
 	_exit(0);
 }
 
+/* ---- zero requests ---- */
+
+static void zero_path(char *buf, size_t len, size_t size)
+{
+	snprintf(buf, len, ZERO_FILE, size >> 10);
+}
+
+static __noreturn void zeroer(int unused)
+{
+	uint64_t rng = ((uint64_t)opt.seed + 2) * 0x2545f4914f6cdd1dULL;
+	unsigned int errors = 0;
+	char path[128], val[16];
+	size_t size;
+	int err;
+
+	while (!should_stop()) {
+		usleep(200000 + rnd(&rng) % 800 * 1000);
+		if (should_stop())
+			break;
+		size = rnd(&rng) % 16 ? SZ_2M : SZ_1G;
+		zero_path(path, sizeof(path), size);
+		snprintf(val, sizeof(val), "%u",
+			 size == SZ_1G ? 1 : 1 + (unsigned int)(rnd(&rng) % 8));
+		err = write_str(path, val);
+		if (err) {
+			if (errors++ < MAX_REPORTS)
+				ksft_print_msg("zero request: write %s to %s: %s\n",
+					       val, path, strerror(err));
+			add(&sh->zero_errors, 1);
+			continue;
+		}
+		add(&sh->zero_requests, 1);
+	}
+	fflush(stdout);
+	_exit(0);
+}
+
+/* A /proc/vmstat event, or -1 if the kernel has none of that name. */
+static long vmstat_event(const char *name)
+{
+	char key[64];
+	long val = -1, v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			val = v;
+	if (f)
+		fclose(f);
+	return val;
+}
+
 /* ---- main process ---- */
 
 static void parse_opts(int argc, char **argv)
@@ -710,6 +773,7 @@ static void report_kind(const struct kind *k)
 }
 
 static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
+		       bool zero_run,
 		       const char *why, double secs, unsigned int stuck)
 {
 	unsigned long long faults = TOTAL(faults);
@@ -722,7 +786,7 @@ static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
 			 faults, faults >= opt.target ? ">=" : "<", opt.target,
 			 secs, faults / secs, why);
 
-	for (i = 0; i < nworkers + preempt_run; i++) {
+	for (i = 0; i < nworkers + preempt_run + zero_run; i++) {
 		int s = c[i].status;
 
 		if (!c[i].done)
@@ -739,8 +803,16 @@ static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
 		bad++;
 	}
 	ksft_test_result(!bad, "workers: %u of %u processes ended abnormally%s\n",
-			 bad, nworkers + preempt_run,
+			 bad, nworkers + preempt_run + zero_run,
 			 stuck ? " (some are stuck)" : "");
+
+	if (!zero_run)
+		ksft_test_result_code(KSFT_SKIP, "zero requests",
+				      "no zero_free_hugepages");
+	else
+		ksft_test_result(get(&sh->zero_requests) && !get(&sh->zero_errors),
+				 "zero requests: %llu, %llu failed writes\n",
+				 get(&sh->zero_requests), get(&sh->zero_errors));
 
 	if (opt.preempt && !preempt_run)
 		ksft_test_result_code(KSFT_SKIP, "preempt switching", "no " PREEMPT_FILE);
@@ -752,11 +824,13 @@ static void report_all(struct child *c, unsigned int nworkers, bool preempt_run,
 
 int main(int argc, char **argv)
 {
-	struct child c[MAX_WORKERS + 1] = {};
+	struct child c[MAX_WORKERS + 2] = {};
 	unsigned long orders = thp_supported_orders();
 	struct sigaction sa = { .sa_handler = on_signal };
-	bool preempt_run = false;
+	bool preempt_run = false, zero_run;
 	unsigned int i, n, stuck;
+	long prezeroed0;
+	char path[128];
 	const char *why;
 	double start;
 
@@ -792,7 +866,11 @@ int main(int argc, char **argv)
 	    read_preempt(preempt_orig))
 		preempt_run = true;
 
-	ksft_set_plan(NKINDS + 2 + opt.preempt);
+	zero_path(path, sizeof(path), SZ_2M);
+	zero_run = !access(path, W_OK);
+	prezeroed0 = vmstat_event("htlb_fault_prezeroed");
+
+	ksft_set_plan(NKINDS + 3 + opt.preempt);
 	ksft_print_msg("seed %lu, %lu workers, %lu s, target %lu faults, 1G every %lu s per worker%s\n",
 		       opt.seed, opt.procs, opt.secs, opt.target,
 		       opt.g1_interval, preempt_run ? ", preempt switching" : "");
@@ -805,18 +883,23 @@ int main(int argc, char **argv)
 	if (preempt_run) {
 		/* The switcher only writes; we restore. */
 		preempt_changed = true;
-		c[i].pid = spawn(preempt_switcher, 0);
+		c[i++].pid = spawn(preempt_switcher, 0);
 	}
+	if (zero_run)
+		c[i++].pid = spawn(zeroer, 0);
 
-	why = monitor(c, opt.procs + preempt_run, start);
-	stuck = stop_children(c, opt.procs + preempt_run);
+	why = monitor(c, i, start);
+	stuck = stop_children(c, i);
 	restore_settings();
 	ksft_print_msg("stopped after %.1f s: %s\n", now() - start, why);
 	mthp_stats(true);
 
-	report_all(c, opt.procs, preempt_run, why, now() - start, stuck);
+	report_all(c, opt.procs, preempt_run, zero_run, why, now() - start, stuck);
 	ksft_print_msg("faults: %llu\n", TOTAL(faults));
 	ksft_print_msg("nonzero_bytes: %llu\n", TOTAL(nonzero));
+	if (prezeroed0 >= 0)
+		ksft_print_msg("prezeroed_faults: %ld\n",
+			       vmstat_event("htlb_fault_prezeroed") - prezeroed0);
 	ksft_print_msg("copied_pages: %llu\n", TOTAL(copied));
 	ksft_print_msg("copy_wrong_bytes: %llu\n", TOTAL(wrong));
 	ksft_finished();

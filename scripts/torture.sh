@@ -4,6 +4,9 @@
 # with a pattern and freed first, and copy-on-write copies of hugetlb
 # pages (and THP, which splits), under stress-ng memory pressure, while
 # the preemption model is switched at run time; every byte checked.
+# On the way, guest/torture.c asks the pool to clear free hugetlb pages
+# (zero_free_hugepages) now and then, so that faults take zeroed and
+# unzeroed pages at random: some must take zeroed ones (prezeroed_faults).
 #  1. the patched kernel: at least TORTURE_FAULTS (100000) faults, within
 #     TORTURE_SECS (1500 s: with copy-on-write rounds it takes ~1080 s);
 #  2. the patched debug kernel (lockdep, DEBUG_ATOMIC_SLEEP, DEBUG_PREEMPT,
@@ -49,7 +52,7 @@ sum() { get "$1" "$out"/*.ktap | grep . || echo 0; }
 splats=$(cat "$out"/*.txt | grep -c '^FAIL .*: splat:')
 # copied_pages: hugetlb pages (2 MiB or 1 GiB) copied on a write after
 # fork() and checked on both sides, counted in huge pages.
-keys="faults nonzero_bytes copied_pages copy_wrong_bytes"
+keys="faults nonzero_bytes prezeroed_faults copied_pages copy_wrong_bytes"
 {
 	for k in $keys; do echo "$k: $(sum "$k")"; done
 	echo "splats: $splats"
@@ -65,3 +68,7 @@ tally "$out" || exit 1
 [ "$(sum faults)" -ge "$faults" ] || { echo "fewer than $faults faults"; exit 1; }
 [ "$(sum copy_wrong_bytes)" -eq 0 ] || { echo "wrong bytes in copied huge pages"; exit 1; }
 [ "$(sum copied_pages)" -gt 0 ] || { echo "no huge page was copied"; exit 1; }
+[ "$(sum nonzero_bytes)" -eq 0 ] || { echo "non-zero bytes in faulted huge pages"; exit 1; }
+# The zero requests of guest/torture.c's zeroer: some faults took a page
+# the pool had cleared beforehand, and read it as zero like the others.
+[ "$(sum prezeroed_faults)" -gt 0 ] || { echo "no fault took a pre-zeroed page"; exit 1; }
