@@ -10,6 +10,11 @@
 # runs (a clear that reads the model once would then run unpreemptible).
 # A name with "+cow" runs faulter -w: 1 GiB copy-on-write faults, each a
 # copy of the whole page, instead of first faults that clear it.
+# A name with "+prezeroed" keeps the 1 GiB pool cleared beforehand from
+# CPU 1 (zero_free_hugepages, over and over), so that faults take zeroed
+# pages; "+request" runs no faulter: CPU 0 dirties the 1 GiB pool and asks
+# for it to be cleared (zerobench -l), and cyclictest measures beside the
+# request's clearing.
 # cyclictest starts after the first fault (for +cow, after the source page
 # is cleared), so that the rows measure the faults they name.
 # Prints TAP; each variant's measurements (max_us, p99_us, samples) come
@@ -48,8 +53,21 @@ for v in $variants; do
 	fi
 	# cyclictest starts once the first fault is done (with -w: the
 	# source page, whose clear is not a copy), or after 120 s.
+	zpid=""
+	if [ "${v#*+prezeroed}" != "$v" ]; then
+		taskset -c 1 sh -c 'while :; do
+			echo 2 >/sys/kernel/mm/hugepages/hugepages-1048576kB/zero_free_hugepages
+			usleep 10000
+		done' &
+		zpid=$!
+	fi
 	rm -f /tmp/faulter.ready
-	faulter -c 0 -s 1G -t $((dur + 150)) $cow -r /tmp/faulter.ready >/tmp/faulter.out 2>&1 &
+	if [ "${v#*+request}" != "$v" ]; then
+		touch /tmp/faulter.ready
+		taskset -c 0 zerobench -l $((dur + 150)) >/tmp/faulter.out 2>&1 &
+	else
+		faulter -c 0 -s 1G -t $((dur + 150)) $cow -r /tmp/faulter.ready >/tmp/faulter.out 2>&1 &
+	fi
 	fpid=$!
 	w=0
 	while [ ! -e /tmp/faulter.ready ] && [ $w -lt 1200 ] && kill -0 "$fpid" 2>/dev/null; do
@@ -61,6 +79,10 @@ for v in $variants; do
 	kill "$fpid" 2>/dev/null
 	wait "$fpid"
 	frc=$?
+	if [ -n "$zpid" ]; then
+		kill "$zpid"
+		wait "$zpid" 2>/dev/null
+	fi
 	if [ -n "$spid" ]; then
 		kill "$spid"
 		wait "$spid" 2>/dev/null
@@ -72,8 +94,8 @@ for v in $variants; do
 	cat /tmp/lat.txt
 	if [ $crc -ne 0 ]; then
 		echo "not ok $i $v # cyclictest failed: $(head -c 300 /tmp/cyc.err | tr '\n' ' ')"
-	elif [ $frc -ne 0 ] || grep -q '^# faulter: 0 faults' /tmp/faulter.out; then
-		echo "not ok $i $v # no huge page was faulted"
+	elif [ $frc -ne 0 ] || grep -qE '^# (faulter: 0 faults|zeroer: 0 pages)' /tmp/faulter.out; then
+		echo "not ok $i $v # no huge page was faulted or cleared"
 	elif [ $lrc -ne 0 ]; then
 		echo "not ok $i $v # no latency samples"
 	else

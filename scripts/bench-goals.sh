@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench-goals.sh CSV [COPY_CSV]: the project's throughput goals, checked
+# bench-goals.sh CSV [COPY_CSV [PREZERO_CSV]]: the project's throughput goals, checked
 # against the medians in results/bench.csv (strategy,page,gbps,e2e_gbps)
 # and, given COPY_CSV (results/bench-copy.csv, clearbench -C -R:
 # strategy,page,gbps,round), the copy goals, on per-round paired ratios:
@@ -119,4 +119,27 @@ END {
 	goal("1G: default copy vs the fastest loop (" who "), per round", "default", who, "1G", 0.95)
 	exit bad
 }' "$2" || rc=1
+[ $# -ge 3 ] || exit $rc
+# Faults from a pool cleared beforehand (PREZERO_CSV, results/guest-prezero.csv
+# from zerobench in the TCG guest: ratios within one boot, TCG's own clear
+# being the slow side): page,mode,...,speedup,speedup_min,speedup_max.
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{ sp[$1 "," $2] = $col["speedup"]; lo[$1 "," $2] = $col["speedup_min"]; hi[$1 "," $2] = $col["speedup_max"] }
+function goal(text, key, want) {
+	if (!(key in sp) || sp[key] == "") {
+		printf "%-58s %7s  %s\n", text, "-", "NOT measured: no " key " row in the prezero CSV (want >= " want "x)"
+		bad = 1
+	} else
+		printf "%-58s %6.1fx  %s [%.1f-%.1f]\n", text, sp[key],
+		       (sp[key] >= want ? "met" : "NOT met (want >= " want "x)"), lo[key], hi[key]
+}
+END {
+	goal("1G fault: zeroed pool vs clearing (guest, demand)", "1G,demand", 1000)
+	goal("1G fault: zeroed pool vs clearing (guest, populate)", "1G,populate", 1000)
+	goal("2M fault: zeroed pool vs clearing (guest, demand)", "2M,demand", 30)
+	goal("2M fault: zeroed pool vs clearing (guest, populate)", "2M,populate", 30)
+	goal("zero_free_hugepages: two writers vs one (guest)", "writers,two_vs_one", 1.5)
+	exit bad
+}' "$3" || rc=1
 exit $rc

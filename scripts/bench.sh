@@ -12,14 +12,23 @@
 #     and the host kernel's own hugetlb copy-on-write (host-cow).
 #     -> results/bench-copy.csv (every run), results/bench-copy.png, the
 #     table appended to results/bench.txt
+#  3. In the same boot of the patched kernel, zerobench: faults from a pool
+#     cleared beforehand (zero_free_hugepages) against faults that clear,
+#     and two writers of zero_free_hugepages against one.
+#     -> results/guest-prezero.csv (medians of per-round ratios, min-max)
 #  2. In the QEMU guest, faultbench under every strategy of the patched
 #     kernel and on the baseline: demand, populate, fault-then-write and
 #     copy-on-write (a child writes to each huge page of its parent's
 #     private mapping), with user and system time. TCG timing shows
 #     structure only (and TCG copies are bimodal: see the min-max).
 #     -> results/guest-bench.csv (medians, min-max over the rounds)
+# Everything goes to results/CPU/ (see cpu_dir in lib.sh): the figures of
+# one CPU never overwrite another's. bench.txt starts with what wrote it,
+# when, from which commit and on which CPU.
 set -u
 . "$(dirname "$0")/lib.sh"
+RESULTS=$RESULTS/$(cpu_dir)
+mkdir -p "$RESULTS"
 
 rounds=${BENCH_ROUNDS:-7}
 # A copy run takes a fraction of a second: more rounds, for under a minute.
@@ -37,6 +46,13 @@ ccsv=$RESULTS/bench-copy.csv
 step run "clearbench -C ($copy_rounds rounds)" "$LOGS/clearbench-copy.log" "$TOP/bench/build/clearbench" \
 	-C -s "$size" -r "$copy_rounds" -R "$ccsv" || exit 1
 { echo; cat "$LOGS/clearbench-copy.log"; } >>"$RESULTS/bench.txt"
+# Paths relative to the checkout, and a header that says what this is.
+{
+	echo "make bench, $(date -u +%Y-%m-%d), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	echo "CPU: $(cpu_about)"
+	echo
+	sed "s|$TOP/||g" "$RESULTS/bench.txt"
+} >"$RESULTS/bench.txt.tmp" && mv "$RESULTS/bench.txt.tmp" "$RESULTS/bench.txt"
 step plot copy "$LOGS/plot-bench-copy.log" "$TOP/scripts/plot-copy.sh" "$ccsv" "$RESULTS/bench-copy.png" || exit 1
 
 gcsv=$RESULTS/guest-bench.csv
@@ -44,8 +60,10 @@ echo "kernel,strategy,page,mode,gbps,gbps_min,gbps_max,user_s,sys_s" >"$gcsv.tmp
 mkdir -p "$RESULTS/guest-bench"
 for k in baseline patched; do
 	log=$RESULTS/guest-bench/$k.console.log
+	run=faultbench.sh
+	[ $k = patched ] && run=faultbench.sh,zerobench
 	step faultbench "$k/none" "$RESULTS/guest-bench/$k.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-$k/arch/x86/boot/bzImage" none faultbench.sh "$log" 2400 || exit 1
+		"$BUILD/obj-$k/arch/x86/boot/bzImage" none $run "$log" 2400 || exit 1
 	if ! judge "$log" "$k" >"$RESULTS/guest-bench/$k.txt"; then
 		grep '^FAIL' "$RESULTS/guest-bench/$k.txt"
 		echo "faultbench failed on $k: $log"
@@ -73,14 +91,35 @@ for k in baseline patched; do
 	grep -q "^$k," "$gcsv" || { echo "no guest fault rates from $k: $RESULTS/guest-bench/$k.console.log"; exit 1; }
 done
 
+# zerobench's measurements ("# 1G_demand_speedup: N"): one row a page and
+# mode, and the writers' row.
+pcsv=$RESULTS/guest-prezero.csv
+measurements "$RESULTS/guest-bench/patched.ktap" zerobench | awk -F'\t' '
+	{ v[$2] = $3 }
+	END {
+		print "page,mode,cleared_s,zeroed_s,request_s,speedup,speedup_min,speedup_max"
+		split("2M 1G", pg, " "); split("demand populate", md, " ")
+		for (i = 1; i <= 2; i++)
+			for (j = 1; j <= 2; j++) {
+				p = pg[i] "_" md[j] "_"
+				print pg[i] "," md[j] "," v[p "cleared_s"] "," v[p "zeroed_s"] "," \
+					v[p "request_s"] "," v[p "speedup"] "," v[p "speedup_min"] "," v[p "speedup_max"]
+			}
+		print "writers,two_vs_one," v["writers_one_s"] "," v["writers_two_s"] ",," \
+			v["writers_speedup"] "," v["writers_speedup_min"] "," v["writers_speedup_max"]
+	}' >"$pcsv"
+
 echo
 cat "$RESULTS/bench.txt"
 echo
 fail=0
-"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv" || fail=1
+"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv" "$pcsv" || fail=1
 echo
 echo "In the QEMU TCG guest (relative structure only; TCG timing says nothing about hardware):"
 column -s, -t "$gcsv"
 echo
-echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $ccsv $RESULTS/bench-copy.png $gcsv"
+echo "Faults from a pool cleared beforehand (zerobench, patched kernel, TCG: ratios only):"
+column -s, -t "$pcsv"
+echo
+echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $ccsv $RESULTS/bench-copy.png $gcsv $pcsv"
 [ $fail -eq 0 ] || { echo "a goal had nothing to compare (NOT measured above)"; exit 1; }

@@ -55,7 +55,7 @@ for k in baseline seed patched; do
 		if [ $p = none ]; then
 			case $k in
 			baseline) v=$v,mainline+cow ;;
-			patched) v=$v,guarded+cow,units+cow ;;
+			patched) v=$v,guarded+cow,units+cow,guarded+prezeroed,guarded+request ;;
 			esac
 		fi
 		run $k $p $v
@@ -81,7 +81,10 @@ column -s, -t "$csv"
 #  - copy-on-write (+cow, under none): guarded and its 64 KiB units both
 #    within 2x mainline's 4 KiB copies;
 #  - on the debug kernel under none, guarded clears and copies within half
-#    of one unguarded call (whose sanitizer checks span the whole run).
+#    of one unguarded call (whose sanitizer checks span the whole run);
+#  - under none, faults from a pool cleared beforehand (+prezeroed) and a
+#    request clearing the pool beside cyclictest (+request) within 2x
+#    mainline's faults.
 # The unguarded rows are a measured reference, not a goal.
 for p in none voluntary; do
 	latency_goal "$csv" $p mainline guarded 2 \
@@ -98,6 +101,10 @@ latency_goal "$csv" none-switch mainline+switch guarded+switch 2 \
 latency_goal "$csv" none mainline+cow guarded+cow 2 \
 	"$out"/*-none.console.log || fail=1
 latency_goal "$csv" none mainline+cow units+cow 2 \
+	"$out"/*-none.console.log || fail=1
+latency_goal "$csv" none mainline guarded+prezeroed 2 \
+	"$out"/*-none.console.log || fail=1
+latency_goal "$csv" none mainline guarded+request 2 \
 	"$out"/*-none.console.log || fail=1
 latency_goal "$csv" none-debug unguarded guarded 0.5 \
 	"$out"/*-none-debug.console.log || fail=1
