@@ -19,26 +19,6 @@
 
 const char policy_source[] = CLEAR_PAGES_POLICY_H " (the tree's)";
 
-/*
- * The kernel's llc_share: x86_cache_size (the LLC on Intel, the L2 per core
- * elsewhere) over the CPUs sharing CPU 0's LLC, 0 if unknown. The policy
- * only looks at it on Intel.
- */
-static unsigned long kernel_llc_share(bool intel, char *src, size_t len)
-{
-	struct cpu_cache llc, size;
-
-	if (!cpu_cache(0, 0, &llc) || !cpu_cache(0, intel ? 0 : 2, &size)) {
-		snprintf(src, len, "llc_share 0: no cache sizes in sysfs");
-		return 0;
-	}
-	snprintf(src, len,
-		 "llc_share %lu: L%d %lu KiB over the %d CPUs sharing CPU 0's L%d",
-		 size.size / llc.ncpus, size.level, size.size >> 10,
-		 llc.ncpus, llc.level);
-	return size.size / llc.ncpus;
-}
-
 static void tree_policy(struct host_policy *p)
 {
 	struct clear_pages_cpu cpu = {
@@ -49,16 +29,15 @@ static void tree_policy(struct host_policy *p)
 		.line_size = cpu_info()->clflush_size,
 #endif
 	};
-	char share[160], line[40] = "";
+	char line[40] = "";
 
-	cpu.llc_share = kernel_llc_share(cpu.intel, share, sizeof(share));
 	p->threshold = clear_pages_nocache_threshold(&cpu);
 	p->clzero = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
 #ifdef HAVE_POLICY_LINE_SIZE
-	snprintf(line, sizeof(line), "line_size %u, ", cpu.line_size);
+	snprintf(line, sizeof(line), "line_size %u", cpu.line_size);
 #endif
-	snprintf(p->why, sizeof(p->why), "intel %d, amd %d, clzero %d, %s%s",
-		 cpu.intel, cpu.amd, cpu.clzero, line, share);
+	snprintf(p->why, sizeof(p->why), "intel %d, amd %d, clzero %d%s%s",
+		 cpu.intel, cpu.amd, cpu.clzero, *line ? ", " : "", line);
 }
 
 #else

@@ -189,7 +189,6 @@ struct policy_case {
 	const char *name;
 	int intel, amd, clzero;
 	unsigned int line_size;		/* 0: the case needs no line size */
-	unsigned long llc_share;
 	unsigned long threshold;	/* POLICY_NEVER: never */
 	bool by_clzero;			/* else MOVNTI */
 };
@@ -199,16 +198,12 @@ struct policy_case {
  * struct clear_pages_cpu's line_size; without one they are SKIPs.
  */
 static const struct policy_case policy_cases[] = {
-	{ "Intel, 8 MiB LLC share", 1, 0, 0, 64, 8UL << 20, 8UL << 20, false },
-	{ "Intel, 512 KiB LLC share", 1, 0, 0, 64, 512UL << 10, SZ_2M, false },
-	{ "Intel, LLC unknown", 1, 0, 0, 64, 0, POLICY_NEVER, false },
-	{ "AMD with CLZERO", 0, 1, 1, 64, 1UL << 20, (256UL << 10) - 1, true },
-	{ "AMD with CLZERO, 32-byte lines", 0, 1, 1, 32, 1UL << 20,
-	  POLICY_NEVER, false },
-	{ "AMD with CLZERO, 128-byte lines", 0, 1, 1, 128, 1UL << 20,
-	  POLICY_NEVER, false },
-	{ "AMD without CLZERO", 0, 1, 0, 64, 1UL << 20, POLICY_NEVER, false },
-	{ "other vendor", 0, 0, 0, 64, 8UL << 20, POLICY_NEVER, false },
+	{ "Intel", 1, 0, 0, 64, (256UL << 10) - 1, false },
+	{ "AMD with CLZERO", 0, 1, 1, 64, (256UL << 10) - 1, true },
+	{ "AMD with CLZERO, 32-byte lines", 0, 1, 1, 32, POLICY_NEVER, false },
+	{ "AMD with CLZERO, 128-byte lines", 0, 1, 1, 128, POLICY_NEVER, false },
+	{ "AMD without CLZERO", 0, 1, 0, 64, POLICY_NEVER, false },
+	{ "other vendor", 0, 0, 0, 64, POLICY_NEVER, false },
 };
 
 #ifdef HAVE_CLEAR_PAGES_POLICY
@@ -232,7 +227,6 @@ static void verify_policy_case(const struct policy_case *pc)
 #ifdef HAVE_POLICY_LINE_SIZE
 		.line_size = pc->line_size,
 #endif
-		.llc_share = pc->llc_share,
 	};
 	unsigned long t;
 	bool clz;
