@@ -64,17 +64,22 @@
 #include "report.h"
 #include "strategies.h"
 #include "verify.h"
+#include "writers.h"
 
 /* ---- options ---- */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: clearbench [-C] [options]\n"
+		"usage: clearbench [-C | -W] [options]\n"
 		"  -C         copy huge pages instead of clearing them: the copy\n"
 		"             strategies below; -S names those, -R writes their\n"
 		"             runs (strategy,page,gbps,round); source and destination\n"
 		"             are THP; not with -o, -P, -B\n"
+		"  -W         writers: the buffer's 2M pages cleared around the\n"
+		"             caches (the policy's loop) by one thread, then by\n"
+		"             two on CPUs -c and -c + 1, per round; -R writes\n"
+		"             round,writers,gbps\n"
 		"  -s SIZE    buffer size, a multiple of 2M (default 1G; K/M/G suffixes)\n"
 		"  -r N       measured rounds (default 7), after one warm-up round\n"
 		"  -c CPU     CPU to pin to (default 0)\n"
@@ -219,7 +224,7 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	memset(o->want_copy, 1, sizeof(o->want_copy));
 	o->backing = BACKING_AUTO;
 
-	while ((c = getopt(argc, argv, "s:r:c:t:p:u:S:B:o:R:P:VCh")) != -1) {
+	while ((c = getopt(argc, argv, "s:r:c:t:p:u:S:B:o:R:P:VCWh")) != -1) {
 		switch (c) {
 		case 's':
 			o->size = parse_size(optarg);
@@ -284,6 +289,9 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 		case 'C':
 			o->copy = true;
 			break;
+		case 'W':
+			o->writers = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -294,6 +302,8 @@ static int parse_opts(struct opts *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_opt("unexpected argument '%s'", argv[optind]);
+	if (o->writers && (o->copy || o->verify || o->csv || o->ratios))
+		return bad_opt("-W: not with -C, -V, -o or -P%s", "");
 	if (o->copy && (o->csv || o->ratios || have_b))
 		return bad_opt("-C: -o, -P and -B are for clearing%s", "");
 	/* Clear units only where named, or in -V: all is what make bench runs. */
@@ -375,6 +385,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (o.verify)
 		note_prefix("# ");
+	if (o.writers)
+		return writers_run(&o);
 	if (pin(o.cpu))
 		return 1;
 	if (!o.copy)

@@ -68,6 +68,7 @@ struct opts {
 	enum backing_mode backing;
 	bool verify;
 	bool copy;		/* -C: the copy strategies, not the clear ones */
+	bool writers;		/* -W: one writer against two */
 	size_t copy_unit;	/* -u: units' call length (clears and copies),
 				   0: the tree's (copies), 32 MiB (clears) */
 };

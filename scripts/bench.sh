@@ -12,6 +12,9 @@
 #     and the host kernel's own hugetlb copy-on-write (host-cow).
 #     -> results/bench-copy.csv (every run), results/bench-copy.png, the
 #     table appended to results/bench.txt
+#     Then clearbench -W: the buffer's 2 MiB pages cleared around the
+#     caches by one thread, then by two, as one or two writers of
+#     zero_free_hugepages would. -> results/bench-writers.csv, bench.txt
 #  3. In the same boot of the patched kernel, zerobench: faults from a pool
 #     cleared beforehand (zero_free_hugepages) against faults that clear,
 #     and two writers of zero_free_hugepages against one.
@@ -46,6 +49,11 @@ ccsv=$RESULTS/bench-copy.csv
 step run "clearbench -C ($copy_rounds rounds)" "$LOGS/clearbench-copy.log" "$TOP/bench/build/clearbench" \
 	-C -s "$size" -r "$copy_rounds" -R "$ccsv" || exit 1
 { echo; cat "$LOGS/clearbench-copy.log"; } >>"$RESULTS/bench.txt"
+# Clearing ahead of use (zero_free_hugepages) by one writer against two,
+# with the tree's cache-bypassing loop.
+step run "clearbench -W ($copy_rounds rounds)" "$LOGS/clearbench-writers.log" "$TOP/bench/build/clearbench" \
+	-W -s "$size" -r "$copy_rounds" -R "$RESULTS/bench-writers.csv" || exit 1
+{ echo; cat "$LOGS/clearbench-writers.log"; } >>"$RESULTS/bench.txt"
 # Paths relative to the checkout, and a header that says what this is.
 {
 	echo "make bench, $(date -u +%Y-%m-%d), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
