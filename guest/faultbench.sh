@@ -5,7 +5,8 @@
 # measurements come as "# key: value" lines before each result.
 knobs=/sys/kernel/debug/clear_huge_page
 if [ -d "$knobs" ]; then
-	strategies="default units cached nt"
+	# The kernel's own list ("[default] units cached nt"): written once.
+	strategies=$(tr -d '[]' <$knobs/strategy)
 else
 	strategies="mainline"
 fi

@@ -212,7 +212,8 @@ tally() {
 	fail=$(grep -c '^FAIL' "$dir/all.txt")
 	skip=$(grep -c '^SKIP' "$dir/all.txt")
 	echo "results: $dir/all.txt"
-	echo "$pass passed, $fail failed, $skip skipped"
+	# A subset says so (TALLY_PREFIX), never the full run's line alone.
+	echo "${TALLY_PREFIX:-}$pass passed, $fail failed, $skip skipped"
 	if [ $((pass + fail)) -eq 0 ]; then
 		echo "FAIL: no result at all in $dir: nothing ran"
 		return 1
@@ -312,3 +313,6 @@ set xtics rotate by -30
 set key top left
 GP
 }
+
+# The goals of bench, latency and mutants: one file.
+. "$TOP/scripts/goals.sh"
