@@ -9,6 +9,7 @@
 #   make bench       the benchmark report (the project's main job)
 #   make check       the test suite: baseline, product and patched kernels,
 #                    three preemption models; checkpatch on every series
+#                    (CHECK_ONLY=kunit, a kernel or a model: a subset)
 #   make seed        the seed kernel's boots with the correctness tests
 #   make latency     cyclictest against 1 GiB page faults, per variant
 #   make matrix      the product kernel built without PREEMPT_DYNAMIC, tested
