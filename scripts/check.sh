@@ -8,8 +8,34 @@
 # scans every console for splats, prints a table and ends with "N passed,
 # N failed, N skipped". Exits non-zero on any failure. The seed kernel's
 # boots are make seed's (scripts/seed.sh).
+#
+# CHECK_ONLY runs a part, as run_vmtests.sh -t runs a category (a comma
+# separated list): kunit (the KUnit suites alone: the product and patched
+# kernels booted under none with no program), a kernel (baseline,
+# product, patched) or a model (none, voluntary, full) for the boots of
+# the test programs, series (checkpatch), mm (the tree's mm selftests),
+# extra (the boots with boot parameters). Its closing line says it was a
+# subset.
 set -u
 . "$(dirname "$0")/lib.sh"
+
+only=${CHECK_ONLY:-}
+for w in ${only//,/ }; do
+	case $w in
+	kunit | baseline | product | patched | none | voluntary | full | series | mm | extra) ;;
+	*) die "CHECK_ONLY=$only: '$w' is none of kunit, baseline, product, patched, none, voluntary, full, series, mm, extra" ;;
+	esac
+done
+# wants WORD...: the full run, or CHECK_ONLY names one of the WORDs.
+wants() {
+	local w
+	[ -z "$only" ] && return 0
+	for w; do
+		[[ ",$only," == *",$w,"* ]] && return 0
+	done
+	return 1
+}
+[ -z "$only" ] || TALLY_PREFIX="subset CHECK_ONLY=$only, not the full run: "
 
 out=$RESULTS/check
 rm -rf "$out"
@@ -38,6 +64,7 @@ done
 # on its own, in the tree with both applied; the seed adds no file and is
 # not built here, so its tree is not needed).
 for s in product eval seed; do
+	wants series || break
 	case $s in
 	product) sf=$TOP/patches/series tree=$SRC_PATCHED k=product ;;
 	eval) sf=$TOP/patches/eval/series tree=$SRC_PATCHED k=patched ;;
@@ -64,12 +91,20 @@ for k in $kernels; do
 		progs=hugezero,faults,copies
 		[ $k = patched ] && [ $p = none ] && progs=$progs,strategies.sh,prezero
 		[ $k = product ] && [ $p = none ] && progs=strategies.sh,faults,copies,prezero
-		test_boot "$out" $k $p $progs $suites
+		wants $k $p && test_boot "$out" $k $p $progs $suites
 	done
 done
+# CHECK_ONLY=kunit: the suites alone, in a boot that runs no program.
+if [ -n "$only" ] && wants kunit; then
+	for k in product patched; do
+		test_boot "$out" $k none "" $PATCHED_SUITES
+	done
+fi
 # The product must not carry evaluation code: no knobs in debugfs.
 res=$out/product-none.txt
-if grep -aq '^# no /sys/kernel/debug/clear_huge_page/: the kernel.s own way only' \
+if ! wants product none; then
+	:
+elif grep -aq '^# no /sys/kernel/debug/clear_huge_page/: the kernel.s own way only' \
 	"$out/product-none.console.log" 2>/dev/null; then
 	echo "PASS product/none: no evaluation knobs (/sys/kernel/debug/clear_huge_page/)" >>"$res"
 else
@@ -79,6 +114,7 @@ fi
 # The tree's own hugetlb and THP selftests: the patched kernel must pass
 # everything the baseline passes.
 for k in baseline patched; do
+	wants mm || break
 	res=$out/$k-mm.txt
 	log=$out/$k-mm.console.log
 	if [[ " $built " != *" $k "* ]] || [ ! -d "$BUILD/mm-selftests/bin" ]; then
@@ -92,7 +128,9 @@ for k in baseline patched; do
 done
 # Two empty sets compare equal: the comparison needs baseline passes.
 nbase=$(grep -c '^PASS baseline/mm: mm-selftests.sh/' "$out/baseline-mm.txt" 2>/dev/null)
-if [ "${nbase:-0}" -eq 0 ]; then
+if ! wants mm; then
+	:
+elif [ "${nbase:-0}" -eq 0 ]; then
 	echo "FAIL mm selftests: no mm selftest passed on baseline, nothing to compare" >"$out/mm-compare.txt"
 elif [ -f "$out/patched-mm.txt" ]; then
 	lost=$(comm -23 <(sed -n 's/^PASS baseline\/mm: mm-selftests.sh\///p' "$out/baseline-mm.txt" | sort) \
@@ -104,90 +142,11 @@ elif [ -f "$out/patched-mm.txt" ]; then
 	fi
 fi
 
-# Bad boot parameters are reported and change nothing: the patched kernel
-# must print its complaints and then the same choices as a clean boot.
-res=$out/patched-badparam.txt
-log=$out/patched-badparam.console.log
-if [[ " $built " == *" patched "* ]] &&
-	step boot patched/badparam "$out/patched-badparam.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-patched/arch/x86/boot/bzImage" none faults "$log" \
-		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=12Q resched_ranges=on"; then
-	judge "$log" patched/badparam >"$res"
-	for bad in 'clear_nt_threshold=12Q is not a size' 'resched_ranges=on: only "off" is accepted'; do
-		if grep -aqF "$bad" "$log"; then
-			echo "PASS patched/badparam: refused with a message: $bad" >>"$res"
-		else
-			echo "FAIL patched/badparam: no message '$bad'" >>"$res"
-		fi
-	done
-	# The status lines, not the refusals above, which share the prefix.
-	for choice in '^clear_pages: (cached|non-temporal) stores' '^resched_ranges: [0-9]+ ranges'; do
-		want=$(grep -aE -m1 "$choice" "$out/patched-none.console.log" | tr -d '\r')
-		got=$(grep -aE -m1 "$choice" "$log" | tr -d '\r')
-		if [ -n "$want" ] && [ "$want" = "$got" ]; then
-			echo "PASS patched/badparam: default kept ($got)" >>"$res"
-		else
-			echo "FAIL patched/badparam: default not kept: '$got', clean boot '$want'" >>"$res"
-		fi
-	done
-else
-	echo "FAIL patched/badparam: not booted" >"$res"
-fi
-
-# resched_ranges=off: the table is not used, huge pages are cleared in
-# units, and the KUnit cases that need the table say why they skip.
-res=$out/patched-ranges-off.txt
-log=$out/patched-ranges-off.console.log
-if [[ " $built " == *" patched "* ]] &&
-	step boot patched/ranges-off "$out/patched-ranges-off.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero,faults,copies "$log" \
-		"${BOOT_TIMEOUT:-600}" "resched_ranges=off"; then
-	judge "$log" patched/ranges-off $PATCHED_SUITES >"$res"
-	if grep -aq '^resched_ranges: off' "$log" && ! grep -aq '^resched_ranges: [0-9]* ranges' "$log"; then
-		echo "PASS patched/ranges-off: the table is not in use" >>"$res"
-	else
-		echo "FAIL patched/ranges-off: resched_ranges=off did not turn the table off" >>"$res"
-	fi
-else
-	echo "FAIL patched/ranges-off: not booted" >"$res"
-fi
-
-# clear_nt_threshold=0: every run but the fault's neighbourhood is cleared
-# with clear_pages_nocache(), the path the default takes only on Intel,
-# which TCG does not emulate. The pages must still read back as zero.
-res=$out/patched-nt.txt
-log=$out/patched-nt.console.log
-if [[ " $built " == *" patched "* ]] &&
-	step boot patched/nt "$out/patched-nt.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-patched/arch/x86/boot/bzImage" none hugezero "$log" \
-		"${BOOT_TIMEOUT:-600}" "clear_nt_threshold=0"; then
-	judge "$log" patched/nt >"$res"
-	if grep -aq '^clear_pages: non-temporal stores for runs over 0 KiB' "$log"; then
-		echo "PASS patched/nt: runs cleared around the cache" >>"$res"
-	else
-		echo "FAIL patched/nt: clear_nt_threshold=0 was not taken: $(grep -a -m1 '^clear_pages: ' "$log")" >>"$res"
-	fi
-else
-	echo "FAIL patched/nt: not booted" >"$res"
-fi
-
-# init_on_alloc=1, as Debian's kernels boot: the pages the pool gets from
-# the page allocator are zero, and must be counted so (prezero's grow).
-res=$out/product-initonalloc.txt
-log=$out/product-initonalloc.console.log
-if [[ " $built " == *" product "* ]] &&
-	step boot product/init_on_alloc "$out/product-initonalloc.boot.log" "$TOP/scripts/boot.sh" \
-		"$BUILD/obj-product/arch/x86/boot/bzImage" none prezero "$log" \
-		"${BOOT_TIMEOUT:-600}" "init_on_alloc=1"; then
-	judge "$log" product/init_on_alloc >"$res"
-	grep -aq '^# seed .*, init_on_alloc on' "$log" ||
-		echo "FAIL product/init_on_alloc: prezero did not see init_on_alloc=1" >>"$res"
-else
-	echo "FAIL product/init_on_alloc: not booted" >"$res"
-fi
+# The boots with boot parameters (scripts/check-extra.sh).
+wants extra && built=$built "$TOP/scripts/check-extra.sh" "$out"
 
 echo
 tally "$out"
 fail=$?
-echo "$(($(date +%s) - t0))s (consoles and KTAP results: $out/*.console.log, $out/*.ktap)"
+echo "$(($(date +%s) - t0))s (consoles and KTAP results: ${out#"$TOP"/}/*.console.log, *.ktap)"
 [ "$fail" -eq 0 ] && [ $rc -eq 0 ]

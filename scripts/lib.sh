@@ -211,7 +211,7 @@ tally() {
 	pass=$(grep -c '^PASS' "$dir/all.txt")
 	fail=$(grep -c '^FAIL' "$dir/all.txt")
 	skip=$(grep -c '^SKIP' "$dir/all.txt")
-	echo "results: $dir/all.txt"
+	echo "results: ${dir#"$TOP"/}/all.txt"
 	# A subset says so (TALLY_PREFIX), never the full run's line alone.
 	echo "${TALLY_PREFIX:-}$pass passed, $fail failed, $skip skipped"
 	if [ $((pass + fail)) -eq 0 ]; then
