@@ -10,8 +10,9 @@
 # maintainer in TREE's MAINTAINERS other than the catch-all list.
 #
 # A series may list problems it keeps on purpose in checkpatch-known next
-# to its series file, one exact checkpatch line each, with a # comment
-# that says why: those are printed as known and do not fail.
+# to its series file, one checkpatch line each (its line number is not
+# compared), with a # comment that says why: those are printed as known
+# and do not fail.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -36,10 +37,13 @@ if [ -n "$tree" ]; then
 fi
 kept=""
 known=$(dirname "$series_file")/checkpatch-known
+# Compared without the line numbers, which move when a patch is edited.
+nolines() { sed -E 's/^([^:]*):[0-9]+: /\1: /'; }
 if [ -n "$out" ] && [ -f "$known" ]; then
-	kept=$(echo "$out" | grep -Fx -f <(grep -v '^#' "$known" | grep .) || true)
+	out=$(echo "$out" | nolines)
+	kept=$(echo "$out" | grep -Fx -f <(grep -v '^#' "$known" | grep . | nolines) || true)
 	[ -z "$kept" ] || echo "$kept" | sed 's/^/known (see checkpatch-known): /'
-	out=$(echo "$out" | grep -Fxv -f <(grep -v '^#' "$known" | grep .) || true)
+	out=$(echo "$out" | grep -Fxv -f <(grep -v '^#' "$known" | grep . | nolines) || true)
 fi
 if [ -n "$out" ]; then
 	echo "$out"
