@@ -104,7 +104,7 @@ git -C "$msrc" checkout -q -f --detach "$head"
 	echo
 	printf '%-24s %s\n' control "$control" mutant verdict
 	printf '%s' "$table"
-	echo "$caught of $n mutants caught ($(($(date +%s) - t0))s; logs: $out)"
+	echo "$caught of $n mutants caught ($(($(date +%s) - t0))s; logs: ${out#"$TOP"/})"
 } | tee "$out/summary.txt"
 [ "$control" = "passed every test" ] || { echo "FAIL: the intact kernel failed: the catches mean nothing"; exit 1; }
 [ $n -gt 0 ] && [ $caught -eq $n ]
