@@ -339,3 +339,47 @@ long hugetlb_count(size_t size, const char *file)
 		 "/sys/kernel/mm/hugepages/hugepages-%zukB/%s", size >> 10, file);
 	return read_long(path);
 }
+
+/* A /proc/vmstat event, or -1 if the kernel has none of that name. */
+long read_vmstat(const char *name)
+{
+	char key[64];
+	long val = -1, v;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			val = v;
+	if (f)
+		fclose(f);
+	return val;
+}
+
+/* n hugetlb pages of this size, private, not yet faulted; NULL on error. */
+char *hugetlb_map(size_t size, long n)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+		    (__builtin_ctzl(size) << MAP_HUGE_SHIFT);
+	char *p = mmap(NULL, size * n, PROT_READ | PROT_WRITE, flags, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Fault every free page of the pool, fill it, and give it back: after
+ * this, no free page is known to be zero. 0 or an errno.
+ */
+int hugetlb_dirty_pool(size_t size)
+{
+	long n = hugetlb_count(size, "free_hugepages");
+	char *p;
+
+	if (n <= 0)
+		return n < 0 ? EIO : 0;
+	p = hugetlb_map(size, n);
+	if (!p)
+		return errno;
+	memset(p, 0x5a, size * n);
+	munmap(p, size * n);
+	return 0;
+}

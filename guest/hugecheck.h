@@ -92,5 +92,8 @@ int hc_is_folio(int pagemap, char *p, size_t size);
 long read_long(const char *path);
 int write_str(const char *path, const char *val);
 long hugetlb_count(size_t size, const char *file);
+long read_vmstat(const char *name);
+char *hugetlb_map(size_t size, long n);
+int hugetlb_dirty_pool(size_t size);
 
 #endif /* GUEST_HUGECHECK_H */

@@ -14,7 +14,7 @@
 #
 # Each line of the table below: name|limit|nr_hugepages|mode|program args
 #   limit   seconds; then the program and everything it forked (it runs
-#           in its own session, via setsid) get SIGKILL
+#           in its own process session, via setsid) get SIGKILL
 #   mode    full:  must finish within limit, else "not ok"
 #           time:  a stress loop; still running at limit is a pass (it is
 #                  killed; failures show as a crash or a message)

@@ -569,21 +569,6 @@ static __noreturn void zeroer(int unused)
 	_exit(0);
 }
 
-/* A /proc/vmstat event, or -1 if the kernel has none of that name. */
-static long vmstat_event(const char *name)
-{
-	char key[64];
-	long val = -1, v;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			val = v;
-	if (f)
-		fclose(f);
-	return val;
-}
-
 /* ---- main process ---- */
 
 static void parse_opts(int argc, char **argv)
@@ -868,7 +853,7 @@ int main(int argc, char **argv)
 
 	zero_path(path, sizeof(path), SZ_2M);
 	zero_run = !access(path, W_OK);
-	prezeroed0 = vmstat_event("htlb_fault_prezeroed");
+	prezeroed0 = read_vmstat("htlb_fault_prezeroed");
 
 	ksft_set_plan(NKINDS + 3 + opt.preempt);
 	ksft_print_msg("seed %lu, %lu workers, %lu s, target %lu faults, 1G every %lu s per worker%s\n",
@@ -899,7 +884,7 @@ int main(int argc, char **argv)
 	ksft_print_msg("nonzero_bytes: %llu\n", TOTAL(nonzero));
 	if (prezeroed0 >= 0)
 		ksft_print_msg("prezeroed_faults: %ld\n",
-			       vmstat_event("htlb_fault_prezeroed") - prezeroed0);
+			       read_vmstat("htlb_fault_prezeroed") - prezeroed0);
 	ksft_print_msg("copied_pages: %llu\n", TOTAL(copied));
 	ksft_print_msg("copy_wrong_bytes: %llu\n", TOTAL(wrong));
 	ksft_finished();

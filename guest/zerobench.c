@@ -79,35 +79,10 @@ static int zero_request(size_t size, long n)
 	return write_str(path, val);
 }
 
-static char *map_huge(size_t size, long n)
-{
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
-		    (__builtin_ctzl(size) << MAP_HUGE_SHIFT);
-	char *p = mmap(NULL, size * n, PROT_READ | PROT_WRITE, flags, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-/* Fault every free page, fill it, free it: no free page is zeroed after. */
-static int dirty_pool(size_t size)
-{
-	long n = hugetlb_count(size, "free_hugepages");
-	char *p;
-
-	if (n <= 0)
-		return -1;
-	p = map_huge(size, n);
-	if (!p)
-		return -1;
-	memset(p, 0x5a, size * n);
-	munmap(p, size * n);
-	return 0;
-}
-
 /* The faults of n pages, timed; -1 on failure. */
 static double faults(size_t size, long n, enum mode m)
 {
-	char *p = map_huge(size, n);
+	char *p = hugetlb_map(size, n);
 	double t0, t;
 	long k;
 
@@ -154,10 +129,10 @@ static void bench_faults(size_t size, long n, enum mode m, int rounds)
 	for (r = 0; r < rounds; r++) {
 		double t0;
 
-		if (dirty_pool(size))
+		if (hugetlb_dirty_pool(size))
 			goto fail;
 		cl[r] = faults(size, n, m);
-		if (dirty_pool(size))
+		if (hugetlb_dirty_pool(size))
 			goto fail;
 		t0 = now();
 		if (zero_request(size, n))
@@ -227,10 +202,10 @@ static void bench_writers(int rounds)
 		return;
 	}
 	for (r = 0; r < rounds; r++) {
-		if (dirty_pool(size))
+		if (hugetlb_dirty_pool(size))
 			goto fail;
 		one[r] = clear_with(size, 1, n);
-		if (dirty_pool(size))
+		if (hugetlb_dirty_pool(size))
 			goto fail;
 		two[r] = clear_with(size, 2, n);
 		if (one[r] <= 0 || two[r] <= 0 ||
@@ -258,7 +233,7 @@ static int load(double secs)
 	long cleared = 0, n;
 
 	while (now() < end) {
-		if (dirty_pool(SZ_1G))
+		if (hugetlb_dirty_pool(SZ_1G))
 			break;
 		n = hugetlb_count(SZ_1G, "free_hugepages");
 		if (zero_request(SZ_1G, n))
