@@ -19,6 +19,9 @@
 #   make mutants     deliberate faults (mutants/*.patch), each built and run
 #                    through make check's fast part and make latency's
 #                    assertions: every one must be caught
+#   make distro      the product as a Debian kernel package, booted with
+#                    Debian's own into a Debian 12 image under systemd:
+#                    PostgreSQL, QEMU and a JVM on huge pages (not in check)
 #   make checkpatch  scripts/checkpatch.pl --strict on the product and the
 #                    evaluation series
 #   make kernels     just build the baseline, product and patched kernels
@@ -30,7 +33,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all help bench check seed latency matrix torture bisect checkpatch kernels mutants fresh deps tree clean
+.PHONY: all help bench check seed latency matrix torture bisect checkpatch kernels mutants distro fresh deps tree clean
 
 all: check
 
@@ -64,6 +67,9 @@ bisect:
 
 mutants:
 	@scripts/mutants.sh
+
+distro:
+	@scripts/distro.sh
 
 # The evaluation series on its own (make check also proves that every file
 # a series adds has a maintainer, in the tree it applies to).

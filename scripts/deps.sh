@@ -1,6 +1,7 @@
 #!/bin/bash
-# deps.sh: install with apt-get every Debian package the harness uses, if
-# it is missing. Fails with the names of the packages it could not get.
+# deps.sh [PACKAGE...]: install with apt-get every Debian package the
+# harness uses (or the PACKAGEs named: make distro's), if it is missing.
+# Fails with the names of the packages it could not get.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +20,7 @@ pkgs=(
 	gnuplot-nox				# plots
 	bsdextrautils				# column (make bench, make latency)
 )
+[ $# -eq 0 ] || pkgs=("$@")
 mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sed 's/#.*//' | tr ' \t' '\n\n' | grep .)
 
 missing=()
