@@ -5,8 +5,9 @@
 # (distro-rootfs.sh, distro-image.sh), booted to multi-user.target under
 # systemd on QEMU TCG, and the applications that fault huge pages run on
 # it (guest/distro: PostgreSQL on 2 MiB pages, QEMU preallocating 1 GiB
-# pages, a JVM on transparent huge pages moved between NUMA nodes). The
-# same image boots Debian's own kernel package, the baseline.
+# pages, on the product also from a pool zeroed on request, a JVM on
+# transparent huge pages moved between NUMA nodes). The same image boots
+# Debian's own kernel package, the baseline.
 # Results: results/distro/KERNEL.txt (PASS/FAIL lines) and the table
 # results/distro.txt. Not part of make check: the package build takes
 # about an hour cold on two cores.
@@ -61,7 +62,12 @@ check() {
 	fi
 	# systemd puts the checks' lines on the console after a time stamp and
 	# the unit's name.
-	tr -d '\r' <"$con" 2>/dev/null | sed -n "s/.*HUGEAPPS: \(PASS\|FAIL\) /\1 $k: /p" >>"$res"
+	# A failed check points at what the application printed.
+	tr -d '\r' <"$con" 2>/dev/null | sed -n -e "s/.*HUGEAPPS: \(PASS\|SKIP\) /\1 $k: /p" \
+		-e "s|.*HUGEAPPS: FAIL \(.*\)|FAIL $k: \1; its output: ${out#"$TOP"/}/$k.apps.log|p" >>"$res"
+	# Only a kernel without the series may skip a check.
+	[ "$k" = baseline ] || sed -n "s/^SKIP $k: \(.*\)/FAIL $k: skipped on the series' kernel: \1/p" \
+		"$res" >>"$res"
 	if tr -d '\r' <"$con" | grep -q "HUGEAPPS: kernel: $rel;"; then
 		echo "PASS $k: booted $rel"
 	else
@@ -106,7 +112,7 @@ check product "$release"
 	echo "# baseline: linux-image-$debian_release (Debian); product: linux-image-$release (patches/series)"
 	printf '%-9s %-11s %-5s %s\n' kernel check result "what was seen (time)"
 	for k in baseline product; do
-		sed -n 's/^\(PASS\|FAIL\) [a-z]*: \([a-z]*\): \(.*\)/\2 \1 \3/p' "$out/$k.txt" |
+		sed -n 's/^\(PASS\|FAIL\|SKIP\) [a-z]*: \([a-z-]*\): \(.*\)/\2 \1 \3/p' "$out/$k.txt" |
 			while read -r name r what; do
 				printf '%-9s %-11s %-5s %s\n' "$k" "$name" "$r" "$what"
 			done
