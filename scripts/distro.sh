@@ -1,8 +1,8 @@
 #!/bin/bash
 # distro.sh: make distro. The product series where users run it: built
-# with Debian's own config as a Debian package (distro-kernel.sh),
+# with Debian's own config as a Debian package (distro/kernel.sh),
 # installed by dpkg into a Debian 12 image made by mmdebstrap
-# (distro-rootfs.sh, distro-image.sh), booted to multi-user.target under
+# (distro/rootfs.sh, distro/image.sh), booted to multi-user.target under
 # systemd on QEMU TCG, and the applications that fault huge pages run on
 # it (guest/distro: PostgreSQL on 2 MiB pages, QEMU preallocating 1 GiB
 # pages, on the product also from a pool zeroed on request, a JVM on
@@ -13,7 +13,7 @@
 # about an hour cold on two cores.
 set -u
 . "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/distro-packages.sh"
+. "$TOP/scripts/distro/packages.sh"
 
 t_start=$(date +%s)
 dir=$BUILD/distro
@@ -36,26 +36,26 @@ rm -rf "$out"
 mkdir -p "$out" "$dir"
 step apply distro "$LOGS/apply-distro.log" env APPLY_SCRATCH="$BUILD/src-distro-apply" \
 	APPLY_DEST="$BUILD/src-distro" "$TOP/scripts/apply.sh" || exit 1
-step package product "$LOGS/distro-kernel.log" "$TOP/scripts/distro-kernel.sh" \
+step package product "$LOGS/distro-kernel.log" "$TOP/scripts/distro/kernel.sh" \
 	"$BUILD/src-distro" "$dir/obj" || exit 1
 deb=$(sed -n 's/^package: //p' "$LOGS/distro-kernel.log")
 release=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//')
 
 # The root file system only changes with its package list or its script.
-stamp=$(cat "$TOP/scripts/distro-packages.sh" "$TOP/scripts/distro-rootfs.sh" | md5sum)
+stamp=$(cat "$TOP/scripts/distro/packages.sh" "$TOP/scripts/distro/rootfs.sh" | md5sum)
 if [ ! -f "$dir/rootfs.tar" ] || [ "$(cat "$dir/rootfs.stamp" 2>/dev/null)" != "$stamp" ]; then
-	step rootfs debian-12 "$LOGS/distro-rootfs.log" "$TOP/scripts/distro-rootfs.sh" \
+	step rootfs debian-12 "$LOGS/distro-rootfs.log" "$TOP/scripts/distro/rootfs.sh" \
 		"$dir/rootfs.tar" || exit 1
 	echo "$stamp" >"$dir/rootfs.stamp"
 fi
-step image debian-12 "$LOGS/distro-image.log" "$TOP/scripts/distro-image.sh" \
+step image debian-12 "$LOGS/distro-image.log" "$TOP/scripts/distro/image.sh" \
 	"$dir/rootfs.tar" "$dir" "$deb" || exit 1
 
 # check KERNEL RELEASE: boot the image with the kernel of release RELEASE
 # and write results/distro/KERNEL.txt.
 check() {
 	local k=$1 rel=$2 res=$out/$1.txt con=$out/$1.console.log
-	if ! step boot "distro-$k" "$out/$k.boot.log" "$TOP/scripts/distro-boot.sh" \
+	if ! step boot "distro-$k" "$out/$k.boot.log" "$TOP/scripts/distro/boot.sh" \
 		"$dir/boot/vmlinuz-$rel" "$dir/boot/initrd.img-$rel" "$dir/disk.img" "$out/$k" \
 		"${DISTRO_TIMEOUT:-2400}"; then
 		echo "FAIL $k: boot: $(tail -n 1 "$out/$k.boot.log")" >"$res"

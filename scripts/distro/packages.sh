@@ -1,5 +1,5 @@
 # The Debian packages of make distro, sourced by distro.sh (which checks
-# that apt can get each before anything is built) and distro-rootfs.sh.
+# that apt can get each before anything is built) and distro/rootfs.sh.
 # shellcheck shell=bash disable=SC2034
 
 # On the host: the image and the kernel package.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# distro-boot.sh VMLINUZ INITRD DISK OUTPREFIX [TIMEOUT]: boot the Debian
+# distro/boot.sh VMLINUZ INITRD DISK OUTPREFIX [TIMEOUT]: boot the Debian
 # image DISK with one of its kernels on QEMU TCG and wait for hugeapps
 # (guest/distro) to power it off. Two CPUs on two NUMA nodes (3 GiB each:
 # migratepages moves between them), 2 MiB and 1 GiB pages reserved as a
@@ -9,7 +9,7 @@
 # Fails when QEMU fails or the guest runs past TIMEOUT seconds (default
 # 1800), saying so.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 vmlinuz=$1 initrd=$2 disk=$3 prefix=$4 limit=${5:-1800}
 for f in "$vmlinuz" "$initrd" "$disk"; do

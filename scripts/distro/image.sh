@@ -1,6 +1,6 @@
 #!/bin/bash
-# distro-image.sh ROOTFS_TAR OUTDIR [DEB...]: the disk image make distro
-# boots. The Debian system of ROOTFS_TAR (distro-rootfs.sh) with
+# distro/image.sh ROOTFS_TAR OUTDIR [DEB...]: the disk image make distro
+# boots. The Debian system of ROOTFS_TAR (distro/rootfs.sh) with
 #  - the kernel packages DEB installed by dpkg, whose scripts build their
 #    initramfs, as on a user's machine;
 #  - guest/distro/rootfs copied over it: the huge page settings
@@ -9,7 +9,7 @@
 # Writes OUTDIR/disk.img (ext4, sparse) and OUTDIR/boot/ (every kernel
 # and initrd of the image's /boot, for QEMU's -kernel and -initrd).
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 tarball=$(realpath "$1") out=$(realpath -m "$2")
 shift 2

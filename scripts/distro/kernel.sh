@@ -1,5 +1,5 @@
 #!/bin/bash
-# distro-kernel.sh SRCDIR OBJDIR: build the product kernel in SRCDIR as a
+# distro/kernel.sh SRCDIR OBJDIR: build the product kernel in SRCDIR as a
 # Debian package, the way a distribution kernel maintainer would try it:
 # Debian's own 6.12 amd64 config (linux-config-6.12), merged with
 # config/matrix-debian.config and config/distro/kernel.config, its modules
@@ -10,7 +10,7 @@
 # ccache and an object directory kept between runs make a second build
 # cheap and an interrupted one resumable.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 src=$(realpath "$1") obj=$(realpath -m "$2")
 cfg=$TOP/config

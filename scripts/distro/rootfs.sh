@@ -1,18 +1,18 @@
 #!/bin/bash
-# distro-rootfs.sh TARBALL: a Debian 12 system as a tarball, built by
+# distro/rootfs.sh TARBALL: a Debian 12 system as a tarball, built by
 # mmdebstrap from Debian's own packages: systemd, udev, initramfs-tools,
 # Debian's kernel (linux-image-6.12.118+deb12-amd64, whose package builds
 # its initramfs here) and the applications make distro runs on huge pages
 # (PostgreSQL 15, QEMU, OpenJDK 17, numactl's migratepages).
 # Downloaded packages are kept in $BUILD/distro/apt-cache for the next run.
-# Nothing of the harness is in it: distro-image.sh adds that.
+# Nothing of the harness is in it: distro/image.sh adds that.
 set -eu
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 out=$(realpath -m "$1")
 cache=$BUILD/distro/apt-cache
 mkdir -p "$cache" "$(dirname "$out")"
-. "$TOP/scripts/distro-packages.sh"
+. "$TOP/scripts/distro/packages.sh"
 
 mirrors=(
 	"deb http://deb.debian.org/debian bookworm main"
