@@ -24,9 +24,19 @@
  * Without the preemptible ranges, under none or voluntary, the runs are
  * cut into COPY_PAGES_NON_PREEMPT_BATCH calls: "units". Migration copies
  * the whole folio in one run: movsb, movsq and regs.
+ *
+ * Every huge page copy in 6.12 (copy-on-write, khugepaged, migration's
+ * folio_mc_copy()) must survive a machine check in the source: of these,
+ * mainline, default, units, movsb and mc-fragile (copy_mc_fragile(), the
+ * tree's machine-check safe register loop, one call per huge page) are
+ * what such a caller may use on ERMS CPUs; movsq and regs are not
+ * machine-check safe. movnti is the shape of a non-temporal copy the
+ * kernel could use (general registers, no FPU state), not in any tree.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -208,6 +218,30 @@ static void copy_units(const struct copy_ctx *cc)
 #define TREE_HAS_COPY_PAGES	false
 #endif
 
+#ifdef HAVE_COPY_MC_FRAGILE
+unsigned long copy_mc_fragile_handle_tail(char *to, char *from,
+					  unsigned int len)
+{
+	fprintf(stderr, "clearbench: copy_mc_fragile() faulted on a store\n");
+	abort();
+}
+
+/* One call per huge page; its length is an unsigned int (1 GiB fits). */
+static void mc_fragile_copy(void *to, const void *from, unsigned long len)
+{
+	unsigned long left = copy_mc_fragile(to, from, (unsigned int)len);
+
+	if (left || len > UINT_MAX) {
+		fprintf(stderr, "clearbench: copy_mc_fragile() left %lu of %lu bytes\n",
+			left, len);
+		abort();
+	}
+}
+#define mc_fragile_fn	mc_fragile_copy
+#else
+#define mc_fragile_fn	NULL
+#endif
+
 const char *copy_default_routine(void)
 {
 	if (!TREE_HAS_COPY_PAGES)
@@ -236,6 +270,10 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"copy_pages_movsq() (REP MOVSQ), one call per huge page" },
 	[C_REGS]	= { "regs", NULL, regs_fn, NULL, true,
 		"copy_pages_regs() (64-byte register loop), one call per huge page" },
+	[C_MC_FRAGILE]	= { "mc-fragile", NULL, mc_fragile_fn, NULL, false,
+		"copy_mc_fragile() (8-byte register loop, machine-check safe loads), one call per huge page" },
+	[C_MOVNTI]	= { "movnti", NULL, movnti_copy, NULL, false,
+		"clearbench's own: 64 bytes through registers, MOVNTI stores, SFENCE; no FPU state, one call per huge page (a reference)" },
 	[C_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_copy, "avx512f", false,
 		"clearbench's own: AVX-512 loads, non-temporal stores, SFENCE; one call per huge page" },
 	[C_MOVDIR64B]	= { "movdir64b", NULL, movdir64b_copy, "movdir64b", false,
@@ -264,6 +302,11 @@ bool copy_available(int s, const char **why)
 	if (st->tree && !TREE_HAS_COPY_PAGES) {
 		if (why)
 			*why = "the tree has no copy_pages_*()";
+		return false;
+	}
+	if (s == C_MC_FRAGILE && !st->extent) {
+		if (why)
+			*why = "the tree's copy_mc_64.S has no copy_mc_fragile()";
 		return false;
 	}
 	if (s == C_UNITS && !st->copy) {

@@ -9,7 +9,11 @@
  * multiple of 4096 (0 copies nothing); from arch/x86/lib/copy_mc_64.S,
  * copy_mc_enhanced_fast_string() (REP MOVSB of @len bytes; returns the
  * bytes not copied after a machine check, 0 here), which 6.12's
- * copy_mc_to_kernel() uses on ERMS CPUs. None of them may overlap.
+ * copy_mc_to_kernel() uses on ERMS CPUs, and where the tree has it
+ * (HAVE_COPY_MC_FRAGILE; assembled with CONFIG_X86_MCE),
+ * copy_mc_fragile(), the 8-byte register loop copy_mc_to_kernel() uses
+ * on the CPUs whose machine check code asks for it (its exception table
+ * makes every load machine-check safe). None of them may overlap.
  */
 #ifndef CLEARBENCH_COPY_PAGES_H
 #define CLEARBENCH_COPY_PAGES_H
@@ -21,6 +25,16 @@ void copy_page(void *to, void *from);
  */
 unsigned long copy_mc_enhanced_fast_string(void *to, const void *from,
 					   unsigned long len);
+
+#ifdef HAVE_COPY_MC_FRAGILE
+unsigned long copy_mc_fragile(void *to, const void *from, unsigned int len);
+/*
+ * Where copy_mc_fragile() goes after a fault on a store: never here
+ * (clearbench's buffers do not fault), so it aborts.
+ */
+unsigned long copy_mc_fragile_handle_tail(char *to, char *from,
+					  unsigned int len);
+#endif
 
 #ifdef HAVE_COPY_PAGES
 void copy_pages_regs(void *to, const void *from, unsigned long len);

@@ -187,6 +187,33 @@ void movdir64b_copy(void *to, const void *from, unsigned long len)
 }
 
 /*
+ * The shape a kernel non-temporal copy could take without FPU state:
+ * 64 bytes an iteration through eight general registers, plain loads (an
+ * exception table can cover each, as copy_mc_fragile()'s, so the shape
+ * can be made machine-check safe), MOVNTI stores, then SFENCE.
+ */
+void movnti_copy(void *to, const void *from, unsigned long len)
+{
+	const long long *s = from;
+	long long *d = to, *end = (long long *)((char *)to + len);
+
+	for (; d < end; d += 8, s += 8) {
+		long long a = s[0], b = s[1], c = s[2], e = s[3];
+		long long f = s[4], g = s[5], h = s[6], i = s[7];
+
+		_mm_stream_si64(d + 0, a);
+		_mm_stream_si64(d + 1, b);
+		_mm_stream_si64(d + 2, c);
+		_mm_stream_si64(d + 3, e);
+		_mm_stream_si64(d + 4, f);
+		_mm_stream_si64(d + 5, g);
+		_mm_stream_si64(d + 6, h);
+		_mm_stream_si64(d + 7, i);
+	}
+	_mm_sfence();
+}
+
+/*
  * The copy side's limit candidate: 256 bytes an iteration, plain loads
  * (the hardware prefetchers see one stream), non-temporal stores, as the
  * destination of a copied huge page is not about to be read back whole.

@@ -41,6 +41,14 @@ void movdir64b_clear(void *addr, unsigned long len);
 void movdir64b_copy(void *to, const void *from, unsigned long len);
 
 /*
+ * A copy of @len bytes, a multiple of 64, with general-register loads and
+ * MOVNTI stores, then SFENCE: what the kernel could do in a preemptible
+ * section (no FPU state), and make machine-check safe with an exception
+ * table entry on each load. Not in any tree: a reference.
+ */
+void movnti_copy(void *to, const void *from, unsigned long len);
+
+/*
  * The copy strategies' own candidate for the fastest copy: copy @len
  * bytes, a multiple of 4096, from @from to @to (both 64-byte aligned, not
  * overlapping) with AVX-512 loads and non-temporal stores, then SFENCE.
