@@ -14,7 +14,10 @@
 # CPU 1 (zero_free_hugepages, over and over), so that faults take zeroed
 # pages; "+request" runs no faulter: CPU 0 dirties the 1 GiB pool and asks
 # for it to be cleared (zerobench -l), and cyclictest measures beside the
-# request's clearing.
+# request's clearing. A name with "+busy" keeps CPU 1 busy in user space
+# while the faulter runs: the reference for "+prezeroed", whose clearing
+# on CPU 1 would otherwise be compared with an idle CPU 1 (under TCG each
+# busy vCPU is a busy host thread).
 # cyclictest starts after the first fault (for +cow, after the source page
 # is cleared), so that the rows measure the faults they name.
 # Prints TAP; each variant's measurements (max_us, p99_us, samples) come
@@ -59,6 +62,9 @@ for v in $variants; do
 			echo 2 >/sys/kernel/mm/hugepages/hugepages-1048576kB/zero_free_hugepages
 			usleep 10000
 		done' &
+		zpid=$!
+	elif [ "${v#*+busy}" != "$v" ]; then
+		taskset -c 1 sh -c 'while :; do :; done' &
 		zpid=$!
 	fi
 	rm -f /tmp/faulter.ready

@@ -28,13 +28,15 @@
  * With -l SECONDS, only a load for the latency test instead: for that
  * long, dirty every free 1 GiB page and ask the pool to clear them all,
  * in a loop; prints "# zeroer: N pages cleared in T s" and exits 1 if it
- * cleared none.
+ * cleared none. SIGTERM ends the loop early, after the request under way
+ * (a caught signal is not fatal, so it does not cut the request short).
  *
  * Usage: zerobench [-r rounds] | -l seconds
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,13 +228,23 @@ fail:
 	ksft_test_result_fail("writers: round %d failed\n", r);
 }
 
+static volatile sig_atomic_t load_stop;
+
+static void load_term(int sig)
+{
+	load_stop = 1;
+}
+
 /* -l: clear the dirtied 1 GiB pool on request, over and over. */
 static int load(double secs)
 {
+	struct sigaction sa = { .sa_handler = load_term };
 	double t0 = now(), end = t0 + secs;
 	long cleared = 0, n;
 
-	while (now() < end) {
+	if (sigaction(SIGTERM, &sa, NULL))
+		ksft_exit_fail_msg("sigaction: %s\n", strerror(errno));
+	while (!load_stop && now() < end) {
 		if (hugetlb_dirty_pool(SZ_1G))
 			break;
 		n = hugetlb_count(SZ_1G, "free_hugepages");

@@ -30,7 +30,7 @@ full mainline units 2
 none-switch mainline+switch guarded+switch 2
 none mainline+cow guarded+cow 2
 none mainline+cow units+cow 2
-none mainline guarded+prezeroed 2
+none mainline+busy guarded+prezeroed 2
 none mainline guarded+request 2
 none-debug unguarded guarded 0.5
 none-debug unguarded+cow guarded+cow 0.5
