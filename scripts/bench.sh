@@ -27,7 +27,8 @@
 #     -> results/guest-bench.csv (medians, min-max over the rounds)
 # Everything goes to results/CPU/ (see cpu_dir in lib.sh): the figures of
 # one CPU never overwrite another's. bench.txt starts with what wrote it,
-# when, from which commit and on which CPU.
+# when, from which commit and on which CPU; bench-goals.txt holds the
+# verdicts of scripts/bench-goals.sh on this run, with the same line.
 set -u
 . "$(dirname "$0")/lib.sh"
 RESULTS=$RESULTS/$(cpu_dir)
@@ -121,7 +122,11 @@ echo
 cat "$RESULTS/bench.txt"
 echo
 fail=0
-"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv" "$pcsv" || fail=1
+# The goals' verdicts, also kept in bench-goals.txt with what wrote them.
+"$TOP/scripts/bench-goals.sh" "$csv" "$ccsv" "$pcsv" >"$RESULTS/bench-goals.tmp" || fail=1
+{ provenance; cat "$RESULTS/bench-goals.tmp"; } >"$RESULTS/bench-goals.txt"
+rm -f "$RESULTS/bench-goals.tmp"
+sed 1d "$RESULTS/bench-goals.txt"
 echo
 echo "In the QEMU TCG guest (relative structure only; TCG timing says nothing about hardware):"
 column -s, -t "$gcsv"
@@ -129,5 +134,6 @@ echo
 echo "Faults from a pool cleared beforehand (zerobench, patched kernel, TCG: ratios only):"
 column -s, -t "$pcsv"
 echo
-echo "results: $csv $RESULTS/bench-raw.csv $RESULTS/bench.png $ccsv $RESULTS/bench-copy.png $gcsv $pcsv"
+echo "results: $(for f in "$csv" "$RESULTS/bench-raw.csv" "$RESULTS/bench.png" "$ccsv" \
+	"$RESULTS/bench-copy.png" "$RESULTS/bench-goals.txt" "$gcsv" "$pcsv"; do printf '%s ' "${f#"$TOP"/}"; done)"
 [ $fail -eq 0 ] || { echo "a goal had nothing to compare (NOT measured above)"; exit 1; }

@@ -74,11 +74,19 @@ QEMU_ACCEL=tcg,thread=single run baseline none-switch mainline+switch
 QEMU_ACCEL=tcg,thread=single run patched none-switch guarded+switch,unguarded+switch
 run debug none-debug guarded,unguarded,guarded+cow,unguarded+cow
 mv "$csv.tmp" "$csv"
-echo
-column -s, -t "$csv"
 # The goals (scripts/goals.sh), asserted in this run: make latency exits
 # non-zero if one is missed or was not measured. The unguarded rows are a
-# measured reference, not a goal.
-latency_goals "$csv" all all "$out/*-%s.console.log" || fail=1
-echo "results: $csv (consoles: $out/*.console.log)"
+# measured reference, not a goal. results/latency.txt: what wrote the CSV,
+# its table and the goals.
+{
+	provenance
+	echo "# ${dur} s per variant; maximum and p99 wakeup latency in us"
+	column -s, -t "$csv"
+	echo
+	latency_goals "$csv" all all "$out/*-%s.console.log" || echo "FAIL: a goal was missed"
+} >"$RESULTS/latency.txt"
+echo
+sed 1,2d "$RESULTS/latency.txt"
+grep -q '^FAIL: a goal' "$RESULTS/latency.txt" && fail=1
+echo "results: ${csv#"$TOP"/}, ${RESULTS#"$TOP"/}/latency.txt (consoles: ${out#"$TOP"/}/*.console.log)"
 [ $fail -eq 0 ]

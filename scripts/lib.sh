@@ -54,6 +54,13 @@ cpu_about() {
 		}' /proc/cpuinfo
 }
 
+# provenance: the first line of a result file: what wrote it (the make
+# target, from the script's name), when, from which commit, on which CPU.
+provenance() {
+	echo "# make $(basename "$0" .sh), $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
+		"$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown); host CPU: $(cpu_about)"
+}
+
 # step NAME KERNEL LOGFILE CMD...: run CMD with all output in LOGFILE and
 # print one progress line: what, for which kernel, how long, where the log is.
 step() {
@@ -201,7 +208,7 @@ tally() {
 		printf '%-24s %7s %7s %7s\n' "$(basename "$f" .txt)" \
 			"$(grep -c '^PASS' "$f")" "$(grep -c '^FAIL' "$f")" "$(grep -c '^SKIP' "$f")"
 	done
-	cat "$dir"/*.txt >"$dir/all.tmp"
+	{ provenance; cat "$dir"/*.txt; } >"$dir/all.tmp"
 	mv "$dir/all.tmp" "$dir/all.txt"
 	if grep -q '^FAIL' "$dir/all.txt"; then
 		echo

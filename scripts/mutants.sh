@@ -101,7 +101,7 @@ done
 git -C "$msrc" checkout -q -f --detach "$head"
 
 {
-	echo
+	provenance
 	printf '%-24s %s\n' control "$control" mutant verdict
 	printf '%s' "$table"
 	echo "$caught of $n mutants caught ($(($(date +%s) - t0))s; logs: ${out#"$TOP"/})"

@@ -54,6 +54,7 @@ splats=$(cat "$out"/*.txt | grep -c '^FAIL .*: splat:')
 # fork() and checked on both sides, counted in huge pages.
 keys="faults nonzero_bytes prezeroed_faults copied_pages copy_wrong_bytes"
 {
+	provenance
 	for k in $keys; do echo "$k: $(sum "$k")"; done
 	echo "splats: $splats"
 	for k in patched patched-debug; do
