@@ -10,7 +10,8 @@
 #     (strategies.sh), faults and copies, the console scanned for splats;
 #  2. make latency's assertions under none: guarded <= 2x the baseline's
 #     mainline maximum, 32 MiB units <= 0.5x one unguarded extent, and
-#     64 KiB copy units (units+cow) <= 2x the baseline's 4 KiB copies.
+#     64 KiB copy units (units+cow) <= 2x the baseline's 4 KiB copies;
+#     missed in two boots in a row, as a 60 s maximum is noisy.
 # A mutant is caught at its first failing step. The intact patched kernel
 # goes through the same steps first, as a control that must pass (else a
 # "catch" would mean nothing). Prints "N of N mutants caught" and exits 1
@@ -46,15 +47,25 @@ check() {
 	! grep -q '^FAIL' "$res"
 }
 # latency NAME IMG: stage 2, against the baseline's row in $out/mainline.csv.
+# A 60 s maximum under TCG is one draw from its noise: the intact kernel's
+# guarded row has missed 2x mainline once in a run (19.1 ms against 8.8)
+# and met it at 1.16x in the next. So a missed goal is boot again, and
+# only a kernel that misses in both boots fails the stage, the control as
+# much as a mutant (the mutants this stage is for miss by 10x and more).
 latency() {
-	local log=$out/$1-latency.console.log csv=$out/$1-latency.csv res=$out/$1-latency.txt
-	cp "$out/mainline.csv" "$csv"
-	latency_boot "$1" "$2" none guarded,unguarded,units,units+cow "$log"
-	latency_rows "${log%.console.log}.ktap" "$1" none >>"$csv"
-	# The goals under none whose variants ran (scripts/goals.sh).
-	latency_goals "$csv" none mainline,mainline+cow,guarded,unguarded,units,units+cow \
-		"$log" >"$res"
-	! grep -q 'NOT' "$res"
+	local try log csv res=$out/$1-latency.txt
+	for try in 1 2; do
+		log=$out/$1-latency$try.console.log csv=$out/$1-latency$try.csv
+		cp "$out/mainline.csv" "$csv"
+		latency_boot "$1" "$2" none guarded,unguarded,units,units+cow "$log"
+		latency_rows "${log%.console.log}.ktap" "$1" none >>"$csv"
+		# The goals under none whose variants ran (scripts/goals.sh).
+		latency_goals "$csv" none mainline,mainline+cow,guarded,unguarded,units,units+cow \
+			"$log" >"$res"
+		grep -q 'NOT' "$res" || return 0
+		[ $try -eq 2 ] || sed 's/^/           first boot: /' "$res" | grep 'NOT'
+	done
+	return 1
 }
 # verdict NAME IMG: "caught by ..." or "passed" in $out/NAME.verdict.
 verdict() {
