@@ -65,7 +65,7 @@ for v in $variants; do
 		zpid=$!
 	elif [ "${v#*+busy}" != "$v" ]; then
 		taskset -c 1 sh -c 'while :; do :; done' &
-		zpid=$!
+		zpid=$!		# not a zeroer, but stopped the same way
 	fi
 	rm -f /tmp/faulter.ready
 	if [ "${v#*+request}" != "$v" ]; then

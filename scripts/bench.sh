@@ -57,8 +57,7 @@ step run "clearbench -W ($copy_rounds rounds)" "$LOGS/clearbench-writers.log" "$
 { echo; cat "$LOGS/clearbench-writers.log"; } >>"$RESULTS/bench.txt"
 # Paths relative to the checkout, and a header that says what this is.
 {
-	echo "make bench, $(date -u +%Y-%m-%d), commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	echo "CPU: $(cpu_about)"
+	provenance
 	echo
 	sed "s|$TOP/||g" "$RESULTS/bench.txt"
 } >"$RESULTS/bench.txt.tmp" && mv "$RESULTS/bench.txt.tmp" "$RESULTS/bench.txt"

@@ -105,9 +105,8 @@ check product "$release"
 # The table: one line per kernel and check, with what was seen and how
 # long it took (QEMU TCG: the times say nothing about the hardware).
 {
-	echo "# make distro: Debian's kernel package and the product's, booting one Debian 12 image"
-	echo "# date: $(date -u '+%Y-%m-%d %H:%M UTC'); commit: $(git -C "$TOP" rev-parse --short HEAD)"
-	echo "# host CPU: $(cpu_about)"
+	provenance
+	echo "# Debian's kernel package and the product's, booting one Debian 12 image"
 	echo "# guest: QEMU TCG (single-threaded), 2 CPUs on 2 NUMA nodes, 6 GiB; times are emulated"
 	echo "# baseline: linux-image-$debian_release (Debian); product: linux-image-$release (patches/series)"
 	printf '%-9s %-11s %-5s %s\n' kernel check result "what was seen (time)"

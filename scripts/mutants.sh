@@ -49,7 +49,7 @@ check() {
 # latency NAME IMG: stage 2, against the baseline's row in $out/mainline.csv.
 # A 60 s maximum under TCG is one draw from its noise: the intact kernel's
 # guarded row has missed 2x mainline once in a run (19.1 ms against 8.8)
-# and met it at 1.16x in the next. So a missed goal is boot again, and
+# and met it at 1.16x in the next. So a kernel that misses boots again, and
 # only a kernel that misses in both boots fails the stage, the control as
 # much as a mutant (the mutants this stage is for miss by 10x and more).
 latency() {
