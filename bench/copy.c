@@ -29,9 +29,11 @@
  * folio_mc_copy()) must survive a machine check in the source: of these,
  * mainline, default, units, movsb and mc-fragile (copy_mc_fragile(), the
  * tree's machine-check safe register loop, one call per huge page) are
- * what such a caller may use on ERMS CPUs; movsq and regs are not
- * machine-check safe. movnti is the shape of a non-temporal copy the
- * kernel could use (general registers, no FPU state), not in any tree.
+ * what such a caller may use on ERMS CPUs, and so is mc-nt
+ * (copy_mc_pages_nt(), the MOVNTI loop of copy_mc_pages_nocache(), which
+ * default uses for the runs the tree's policy sends around the caches);
+ * movsq and regs are not machine-check safe. movnti is clearbench's own
+ * MOVNTI loop, without the exception table: a reference for mc-nt.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -43,6 +45,7 @@
 #include "copy.h"
 #include "copy_pages.h"
 #include "loops.h"
+#include "policy.h"
 #include "probe.h"
 #include "strategies.h"
 
@@ -146,6 +149,23 @@ const char *copy_mainline_routine(void)
 
 /* ---- the series: runs ---- */
 
+#ifdef HAVE_COPY_MC_PAGES_NT
+/* copy_mc_pages_nocache() on CPUs without the fragile quirk. */
+static void mc_nt_copy(void *to, const void *from, unsigned long len)
+{
+	unsigned long left = copy_mc_pages_nt(to, from, len);
+
+	if (left) {
+		fprintf(stderr, "clearbench: copy_mc_pages_nt() left %lu of %lu bytes\n",
+			left, len);
+		abort();
+	}
+}
+static const copy_fn mc_nt_fn = mc_nt_copy;
+#else
+static const copy_fn mc_nt_fn;
+#endif
+
 #ifdef HAVE_COPY_PAGES
 /* copy_mc_pages(), then copy_pages(): ERMS, then REP_GOOD, else registers. */
 static copy_fn default_fn(void)
@@ -155,20 +175,33 @@ static copy_fn default_fn(void)
 	return clearbench_x86_rep_good ? copy_pages_movsq : copy_pages_regs;
 }
 
+/*
+ * The routine for run @i of @n, @len bytes: copy_mc_pages_nocache()'s
+ * loop where the policy sends the run around the caches (never the fault's
+ * neighbourhood, the last run), else copy_mc_pages()'s.
+ */
+static copy_fn run_fn(unsigned int i, unsigned int n, unsigned long len)
+{
+	if (mc_nt_fn && i < n - 1 && copy_policy_nocache(len))
+		return mc_nt_fn;
+	return default_fn();
+}
+
 static void copy_default(const struct copy_ctx *cc)
 {
 	struct folio_zero_range r[3];
-	copy_fn fn = default_fn();
 	struct copy_pair p;
+	unsigned long k, len;
 	unsigned int i, n;
-	unsigned long k;
 
 	for (k = 0; k < cc->c.nr_huge; k++) {
 		p = huge_pair(cc, k);
 		n = huge_regions(cc->c.nr_sub, cc->c.fault[k], r);
-		for (i = 0; i < n; i++)
-			fn(p.to + r[i].start * SZ_4K, p.from + r[i].start * SZ_4K,
-			   (r[i].end - r[i].start) * SZ_4K);
+		for (i = 0; i < n; i++) {
+			len = (r[i].end - r[i].start) * SZ_4K;
+			run_fn(i, n, len)(p.to + r[i].start * SZ_4K,
+					  p.from + r[i].start * SZ_4K, len);
+		}
 	}
 }
 
@@ -183,16 +216,17 @@ static void copy_default(const struct copy_ctx *cc)
 static void copy_units(const struct copy_ctx *cc)
 {
 	struct folio_zero_range r[3];
-	copy_fn fn = default_fn();
 	unsigned long k, off, len, n;
 	struct copy_pair p;
 	unsigned int i, nr;
+	copy_fn fn;
 
 	for (k = 0; k < cc->c.nr_huge; k++) {
 		p = huge_pair(cc, k);
 		nr = huge_regions(cc->c.nr_sub, cc->c.fault[k], r);
 		for (i = 0; i < nr; i++) {
 			len = (r[i].end - r[i].start) * SZ_4K;
+			fn = run_fn(i, nr, len);
 			for (off = 0; off < len; off += n) {
 				n = len - off < cc->unit ? len - off : cc->unit;
 				fn(p.to + r[i].start * SZ_4K + off,
@@ -246,6 +280,10 @@ const char *copy_default_routine(void)
 {
 	if (!TREE_HAS_COPY_PAGES)
 		return "none: the tree has no copy_pages_*()";
+	if (mc_nt_fn && copy_policy_nocache(SZ_2M - 5 * SZ_4K))
+		return clearbench_x86_erms ?
+		       "copy_mc_pages_nt() (MOVNTI) for the runs the policy sends around the caches, else copy_pages_movsb() (REP MOVSB) for copy_mc_pages_movsb(), ERMS" :
+		       "copy_mc_pages_nt() (MOVNTI) for the runs the policy sends around the caches, else copy_pages()";
 	if (clearbench_x86_erms)
 		return "copy_pages_movsb() (REP MOVSB) for copy_mc_pages_movsb(), ERMS";
 	return clearbench_x86_rep_good ?
@@ -261,7 +299,7 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 	[C_COPY_PAGE]	= { "copy-page", copy_copy_page, NULL, NULL, false,
 		"as mainline, copy_page() per 4K subpage (REP MOVSQ on REP_GOOD)" },
 	[C_DEFAULT]	= { "default", copy_default, NULL, NULL, true,
-		"the series: right of fault +-2, left, fault +-2 last, a call each; MOVSB on ERMS, else MOVSQ, else regs" },
+		"the series: right of fault +-2, left, fault +-2 last, a call each; mc-nt where the policy bypasses the caches, else MOVSB on ERMS, MOVSQ, regs" },
 	[C_UNITS]	= { "units", copy_units, NULL, NULL, true,
 		"as default, runs cut into COPY_PAGES_NON_PREEMPT_BATCH calls: the series where irq exit cannot preempt" },
 	[C_MOVSB]	= { "movsb", NULL, movsb_fn, NULL, true,
@@ -272,6 +310,8 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"copy_pages_regs() (64-byte register loop), one call per huge page" },
 	[C_MC_FRAGILE]	= { "mc-fragile", NULL, mc_fragile_fn, NULL, false,
 		"copy_mc_fragile() (8-byte register loop, machine-check safe loads), one call per huge page" },
+	[C_MC_NT]	= { "mc-nt", NULL, mc_nt_fn, NULL, false,
+		"copy_mc_pages_nt() (MOVNTI stores, machine-check safe loads; copy_mc_pages_nocache()), one call per huge page" },
 	[C_MOVNTI]	= { "movnti", NULL, movnti_copy, NULL, false,
 		"clearbench's own: 64 bytes through registers, MOVNTI stores, SFENCE; no FPU state, one call per huge page (a reference)" },
 	[C_AVX512_NT]	= { "avx512-nt", NULL, avx512_nt_copy, "avx512f", false,
@@ -307,6 +347,11 @@ bool copy_available(int s, const char **why)
 	if (s == C_MC_FRAGILE && !st->extent) {
 		if (why)
 			*why = "the tree's copy_mc_64.S has no copy_mc_fragile()";
+		return false;
+	}
+	if (s == C_MC_NT && !st->extent) {
+		if (why)
+			*why = "the tree's copy_page_64.S has no copy_mc_pages_nt()";
 		return false;
 	}
 	if (s == C_UNITS && !st->copy) {

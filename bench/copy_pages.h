@@ -13,7 +13,10 @@
  * (HAVE_COPY_MC_FRAGILE; assembled with CONFIG_X86_MCE),
  * copy_mc_fragile(), the 8-byte register loop copy_mc_to_kernel() uses
  * on the CPUs whose machine check code asks for it (its exception table
- * makes every load machine-check safe). None of them may overlap.
+ * makes every load machine-check safe); from copy_page_64.S, where the
+ * tree has it (HAVE_COPY_MC_PAGES_NT; assembled with
+ * CONFIG_ARCH_HAS_COPY_MC), copy_mc_pages_nt(), the MOVNTI loop of
+ * copy_mc_pages_nocache(). None of them may overlap.
  */
 #ifndef CLEARBENCH_COPY_PAGES_H
 #define CLEARBENCH_COPY_PAGES_H
@@ -34,6 +37,14 @@ unsigned long copy_mc_fragile(void *to, const void *from, unsigned int len);
  */
 unsigned long copy_mc_fragile_handle_tail(char *to, char *from,
 					  unsigned int len);
+#endif
+
+#ifdef HAVE_COPY_MC_PAGES_NT
+/*
+ * The series' copy around the caches (copy_mc_pages_nocache()): MOVNTI,
+ * machine-check safe loads; returns the bytes not copied, 0 here.
+ */
+unsigned long copy_mc_pages_nt(void *to, const void *from, unsigned long len);
 #endif
 
 #ifdef HAVE_COPY_PAGES

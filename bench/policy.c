@@ -19,7 +19,8 @@
 
 const char policy_source[] = CLEAR_PAGES_POLICY_H " (the tree's)";
 
-static void tree_policy(struct host_policy *p)
+/* What arch/x86/mm/clear_pages.c tells the policy of the CPU. */
+static struct clear_pages_cpu tree_cpu(void)
 {
 	struct clear_pages_cpu cpu = {
 		.intel = cpu_is_intel(),
@@ -29,6 +30,13 @@ static void tree_policy(struct host_policy *p)
 		.line_size = cpu_info()->clflush_size,
 #endif
 	};
+
+	return cpu;
+}
+
+static void tree_policy(struct host_policy *p)
+{
+	struct clear_pages_cpu cpu = tree_cpu();
 	char line[40] = "";
 
 	p->threshold = clear_pages_nocache_threshold(&cpu);
@@ -68,6 +76,17 @@ static void own_policy(struct host_policy *p, int cpu)
 }
 
 #endif
+
+bool copy_policy_nocache(unsigned long len)
+{
+#ifdef HAVE_POLICY_COPY
+	struct clear_pages_cpu cpu = tree_cpu();
+
+	return copy_pages_nocache_pays(&cpu, len);
+#else
+	return false;
+#endif
+}
 
 const struct host_policy *host_policy(int cpu)
 {

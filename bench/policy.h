@@ -39,4 +39,11 @@ extern const char policy_source[];
  */
 const struct host_policy *host_policy(int cpu);
 
+/*
+ * Copies: is a run of @len bytes copied around the caches? The tree's
+ * copy_pages_nocache_pays() where its header has one
+ * (HAVE_POLICY_COPY), else never.
+ */
+bool copy_policy_nocache(unsigned long len);
+
 #endif

@@ -106,8 +106,9 @@ function paired(a, b, p,    r, n, x) {
 # not host-cow, the host kernel; not avx512-nt, which needs the FPU), or
 # with mc set only among the machine-check safe ones the tree has:
 # mainline (copy_mc_to_kernel() a page a call), movsb
-# (copy_mc_pages_movsb()), mc-fragile (copy_mc_fragile()), default and
-# units, which run those where the caller needs it. Every huge page copy
+# (copy_mc_pages_movsb()), mc-fragile (copy_mc_fragile()), mc-nt
+# (copy_mc_pages_nt()), default and units, which run those where the
+# caller needs it. Every huge page copy
 # of 6.12 needs it; the loops that are not safe as they stand (movsq, regs,
 # movnti, movdir64b) stay in the set without mc, as loops the kernel could
 # make safe with an exception table entry on each load.
@@ -117,7 +118,7 @@ function fastest(p, mc,    s, r, n, x, med, best) {
 	for (s in names) {
 		if (s == "limit" || s == "host-cow" || s == "avx512-nt")
 			continue
-		if (mc && s != "mainline" && s != "movsb" && s != "default" && s != "units" && s != "mc-fragile")
+		if (mc && s != "mainline" && s != "movsb" && s != "default" && s != "units" && s != "mc-fragile" && s != "mc-nt")
 			continue
 		n = 0
 		for (r in rounds)

@@ -12,6 +12,9 @@
 #     and the host kernel's own hugetlb copy-on-write (host-cow).
 #     -> results/bench-copy.csv (every run), results/bench-copy.png, the
 #     table appended to results/bench.txt
+#     Then scripts/copy-lengths.sh: REP MOVSB in calls of 256 KiB to 1 GiB
+#     against the MOVNTI copy, where the copy policy's bound comes from.
+#     -> results/bench-copy-lengths.csv, bench.txt
 #     Then clearbench -W: the buffer's 2 MiB pages cleared around the
 #     caches by one thread, then by two, as one or two writers of
 #     zero_free_hugepages would. -> results/bench-writers.csv, bench.txt
@@ -50,6 +53,10 @@ ccsv=$RESULTS/bench-copy.csv
 step run "clearbench -C ($copy_rounds rounds)" "$LOGS/clearbench-copy.log" "$TOP/bench/build/clearbench" \
 	-C -s "$size" -r "$copy_rounds" -R "$ccsv" || exit 1
 { echo; cat "$LOGS/clearbench-copy.log"; } >>"$RESULTS/bench.txt"
+# Where REP MOVSB starts to stream by itself: the copy policy's bound.
+step run "copy lengths ($copy_rounds rounds)" "$LOGS/copy-lengths.log" "$TOP/scripts/copy-lengths.sh" \
+	"$TOP/bench/build/clearbench" "$RESULTS/bench-copy-lengths.csv" "$copy_rounds" || exit 1
+{ echo; cat "$LOGS/copy-lengths.log"; } >>"$RESULTS/bench.txt"
 # Clearing ahead of use (zero_free_hugepages) by one writer against two,
 # with the tree's cache-bypassing loop.
 step run "clearbench -W ($copy_rounds rounds)" "$LOGS/clearbench-writers.log" "$TOP/bench/build/clearbench" \
@@ -134,5 +141,5 @@ echo "Faults from a pool cleared beforehand (zerobench, patched kernel, TCG: rat
 column -s, -t "$pcsv"
 echo
 echo "results: $(for f in "$csv" "$RESULTS/bench-raw.csv" "$RESULTS/bench.png" "$ccsv" \
-	"$RESULTS/bench-copy.png" "$RESULTS/bench-goals.txt" "$gcsv" "$pcsv"; do printf '%s ' "${f#"$TOP"/}"; done)"
+	"$RESULTS/bench-copy.png" "$RESULTS/bench-copy-lengths.csv" "$RESULTS/bench-goals.txt" "$gcsv" "$pcsv"; do printf '%s ' "${f#"$TOP"/}"; done)"
 [ $fail -eq 0 ] || { echo "a goal had nothing to compare (NOT measured above)"; exit 1; }
