@@ -18,8 +18,9 @@
  *                   (build/kernel_split.c), or own_split.c  [none]
  *   1 probe.c       the host CPU: /proc/cpuinfo (once), CPUID, LLC  [none]
  *   1 hugemem.c     huge page backed buffers (hugetlb, else THP)  [common]
- *   2 policy.c      the default strategy's policy: the tree's
- *                   clear_pages_policy.h, or our own copy  [common probe]
+ *   2 policy.c      the default strategies' policy, clears and copies:
+ *                   the tree's clear_pages_policy.h, or our own copy
+ *                   [common probe]
  *   2 loops.c       loops of our own: the limit candidates, CLZERO, the
  *                   MOVDIR64B clear and copy, the AVX-512 copy, and the
  *                   user's write and read passes after the clear  [probe]
@@ -27,8 +28,8 @@
  *                   [common split probe loops policy, clear_pages.h: the
  *                   tree's .S]
  *   4 copy.c        the copy strategy table and the kernel's copy orders
- *                   [common probe loops strategies, copy_pages.h: the
- *                   tree's .S]
+ *                   [common probe loops policy strategies, copy_pages.h:
+ *                   the tree's .S]
  *   4 measure.c     timing, interleaved rounds, medians, paired ratios
  *                   [common hugemem loops strategies]
  *   5 copy_measure.c  the same for the copies  [common hugemem copy]

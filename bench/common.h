@@ -48,7 +48,7 @@ enum {
 
 /* The copy strategies' indices (-C); copy.c has the table they index. */
 enum {
-	C_MAINLINE, C_COPY_PAGE, C_DEFAULT, C_UNITS, C_MOVSB, C_MOVSQ, C_REGS,
+	C_MAINLINE, C_COPY_PAGE, C_DEFAULT, C_UNITS, C_MOVSB, C_MOVSB_CALLS, C_MOVSQ, C_REGS,
 	C_MC_FRAGILE, C_MC_NT, C_MOVNTI, C_AVX512_NT, C_MOVDIR64B, C_HOST_COW, C_LIMIT,
 	NR_COPY
 };

@@ -176,13 +176,15 @@ static copy_fn default_fn(void)
 }
 
 /*
- * The routine for run @i of @n, @len bytes: copy_mc_pages_nocache()'s
- * loop where the policy sends the run around the caches (never the fault's
- * neighbourhood, the last run), else copy_mc_pages()'s.
+ * The routine for run @i of @n, @len bytes copied in calls of @call:
+ * copy_mc_pages_nocache()'s loop where the policy sends the run around
+ * the caches (never the fault's neighbourhood, the last run), else
+ * copy_mc_pages()'s.
  */
-static copy_fn run_fn(unsigned int i, unsigned int n, unsigned long len)
+static copy_fn run_fn(unsigned int i, unsigned int n, unsigned long len,
+		      unsigned long call)
 {
-	if (mc_nt_fn && i < n - 1 && copy_policy_nocache(len))
+	if (mc_nt_fn && i < n - 1 && copy_policy_nocache(len, call))
 		return mc_nt_fn;
 	return default_fn();
 }
@@ -199,8 +201,8 @@ static void copy_default(const struct copy_ctx *cc)
 		n = huge_regions(cc->c.nr_sub, cc->c.fault[k], r);
 		for (i = 0; i < n; i++) {
 			len = (r[i].end - r[i].start) * SZ_4K;
-			run_fn(i, n, len)(p.to + r[i].start * SZ_4K,
-					  p.from + r[i].start * SZ_4K, len);
+			run_fn(i, n, len, len)(p.to + r[i].start * SZ_4K,
+					       p.from + r[i].start * SZ_4K, len);
 		}
 	}
 }
@@ -226,7 +228,7 @@ static void copy_units(const struct copy_ctx *cc)
 		nr = huge_regions(cc->c.nr_sub, cc->c.fault[k], r);
 		for (i = 0; i < nr; i++) {
 			len = (r[i].end - r[i].start) * SZ_4K;
-			fn = run_fn(i, nr, len);
+			fn = run_fn(i, nr, len, len < cc->unit ? len : cc->unit);
 			for (off = 0; off < len; off += n) {
 				n = len - off < cc->unit ? len - off : cc->unit;
 				fn(p.to + r[i].start * SZ_4K + off,
@@ -239,6 +241,26 @@ static void copy_units(const struct copy_ctx *cc)
 #define copy_units	NULL
 #endif
 
+/*
+ * copy_pages_movsb() in calls of the unit (-u; default the tree's
+ * COPY_PAGES_NON_PREEMPT_BATCH), ascending, whatever the policy: how
+ * REP MOVSB's speed depends on the length of one call
+ * (scripts/copy-lengths.sh sweeps it).
+ */
+static void copy_movsb_calls(const struct copy_ctx *cc)
+{
+	unsigned long k, off, n, unit = cc->unit ? cc->unit : cc->c.page;
+	struct copy_pair p;
+
+	for (k = 0; k < cc->c.nr_huge; k++) {
+		p = huge_pair(cc, k);
+		for (off = 0; off < cc->c.page; off += n) {
+			n = cc->c.page - off < unit ? cc->c.page - off : unit;
+			copy_pages_movsb(p.to + off, p.from + off, n);
+		}
+	}
+}
+
 #define movsb_fn	copy_pages_movsb
 #define movsq_fn	copy_pages_movsq
 #define regs_fn		copy_pages_regs
@@ -246,6 +268,7 @@ static void copy_units(const struct copy_ctx *cc)
 #else
 #define copy_default	NULL
 #define copy_units	NULL
+#define copy_movsb_calls	NULL
 #define movsb_fn	NULL
 #define movsq_fn	NULL
 #define regs_fn		NULL
@@ -280,7 +303,7 @@ const char *copy_default_routine(void)
 {
 	if (!TREE_HAS_COPY_PAGES)
 		return "none: the tree has no copy_pages_*()";
-	if (mc_nt_fn && copy_policy_nocache(SZ_2M - 5 * SZ_4K))
+	if (mc_nt_fn && copy_policy_nocache(SZ_2M - 5 * SZ_4K, SZ_2M - 5 * SZ_4K))
 		return clearbench_x86_erms ?
 		       "copy_mc_pages_nt() (MOVNTI) for the runs the policy sends around the caches, else copy_pages_movsb() (REP MOVSB) for copy_mc_pages_movsb(), ERMS" :
 		       "copy_mc_pages_nt() (MOVNTI) for the runs the policy sends around the caches, else copy_pages()";
@@ -304,6 +327,8 @@ const struct copy_strategy copy_strategies[NR_COPY] = {
 		"as default, runs cut into COPY_PAGES_NON_PREEMPT_BATCH calls: the series where irq exit cannot preempt" },
 	[C_MOVSB]	= { "movsb", NULL, movsb_fn, NULL, true,
 		"copy_pages_movsb() (REP MOVSB), one call per huge page, as migration on ERMS" },
+	[C_MOVSB_CALLS]	= { "movsb-calls", copy_movsb_calls, NULL, NULL, true,
+		"copy_pages_movsb() in calls of -u bytes (default COPY_PAGES_NON_PREEMPT_BATCH), whatever the policy" },
 	[C_MOVSQ]	= { "movsq", NULL, movsq_fn, NULL, true,
 		"copy_pages_movsq() (REP MOVSQ), one call per huge page" },
 	[C_REGS]	= { "regs", NULL, regs_fn, NULL, true,

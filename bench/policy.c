@@ -77,12 +77,12 @@ static void own_policy(struct host_policy *p, int cpu)
 
 #endif
 
-bool copy_policy_nocache(unsigned long len)
+bool copy_policy_nocache(unsigned long run, unsigned long call)
 {
 #ifdef HAVE_POLICY_COPY
 	struct clear_pages_cpu cpu = tree_cpu();
 
-	return copy_pages_nocache_pays(&cpu, len);
+	return copy_pages_nocache_pays(&cpu, run, call);
 #else
 	return false;
 #endif

@@ -40,10 +40,10 @@ extern const char policy_source[];
 const struct host_policy *host_policy(int cpu);
 
 /*
- * Copies: is a run of @len bytes copied around the caches? The tree's
- * copy_pages_nocache_pays() where its header has one
- * (HAVE_POLICY_COPY), else never.
+ * Copies: is a run of @run bytes, copied in calls of @call bytes, copied
+ * around the caches? The tree's copy_pages_nocache_pays() where its
+ * header has one (HAVE_POLICY_COPY), else never.
  */
-bool copy_policy_nocache(unsigned long len);
+bool copy_policy_nocache(unsigned long run, unsigned long call);
 
 #endif

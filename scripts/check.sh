@@ -13,9 +13,9 @@
 # separated list): kunit (the KUnit suites alone: the product and patched
 # kernels booted under none with no program), a kernel (baseline,
 # product, patched) or a model (none, voluntary, full) for the boots of
-# the test programs, series (checkpatch), mm (the tree's mm selftests),
-# extra (the boots with boot parameters). Its closing line says it was a
-# subset.
+# the test programs, series (checkpatch; every mutant applies), mm (the
+# tree's mm selftests), extra (the boots with boot parameters). Its
+# closing line says it was a subset.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -77,6 +77,17 @@ for s in product eval seed; do
 		sed "s/^/FAIL $s: checkpatch: /" "$LOGS/checkpatch-$s.log" >"$out/series-$s.txt"
 	fi
 done
+# Every mutant of make mutants applies to the patched tree, so that a
+# change to the series cannot leave make mutants unable to run.
+if wants series && [[ " $built " == *" patched "* ]]; then
+	for m in "$TOP"/mutants/*.patch; do
+		if git -C "$SRC_PATCHED" apply --check "$m" 2>"$LOGS/mutant-apply.log"; then
+			echo "PASS mutant $(basename "$m" .patch) applies to the patched tree"
+		else
+			echo "FAIL mutant $(basename "$m" .patch) does not apply to the patched tree: $(head -n 1 "$LOGS/mutant-apply.log")"
+		fi
+	done >"$out/mutants-apply.txt"
+fi
 
 # The series' KUnit suites must run on the product and patched kernels.
 # Under none, the patched kernel also clears under every strategy of its
