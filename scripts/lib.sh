@@ -56,9 +56,14 @@ cpu_about() {
 
 # provenance: the first line of a result file: what wrote it (the make
 # target, from the script's name), when, from which commit, on which CPU.
+# A checkout whose tracked files (results/ aside) differ from the commit
+# says so: "<commit>+uncommitted".
 provenance() {
-	echo "# make $(basename "$0" .sh), $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
-		"$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown); host CPU: $(cpu_about)"
+	local c
+	c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	git -C "$TOP" diff --quiet HEAD -- . ':!results' 2>/dev/null || c="$c+uncommitted"
+	echo "# make $(basename "$0" .sh), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $c;" \
+		"host CPU: $(cpu_about)"
 }
 
 # step NAME KERNEL LOGFILE CMD...: run CMD with all output in LOGFILE and
