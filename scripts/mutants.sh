@@ -20,6 +20,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 out=$RESULTS/mutants
+# A run of some mutants (MUTANTS=...) keeps the full run's results.
+[ -z "${MUTANTS:-}" ] || out=$RESULTS/mutants-subset
 # 60 s per variant, as make latency: shorter maxima are one draw from
 # TCG's noise (see scripts/latency.sh), and the control must pass.
 dur=${MUTANTS_LATENCY_DUR:-60}
