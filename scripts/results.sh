@@ -34,11 +34,29 @@ leaves() {
 		(.sub_groups[] | .name as $n | l(p + $n + "/")); l($p)'
 }
 
+# out [KTAP]: the leaves as PASS/FAIL/SKIP lines; a FAIL line ends with
+# the reason its "not ok" line in KTAP gave, so that a failure in a
+# summary says why.
 out() {
-	awk -F'\t' -v label="$label" '{
+	awk -F'\t' -v label="$label" -v ktap="${1:-/dev/null}" '
+	BEGIN { while ((getline l < ktap) > 0) {
+		sub(/\r$/, "", l)
+		if (l !~ /^[ \t]*not ok [0-9]+ .* # /) continue
+		sub(/^[ \t]*not ok [0-9]+ /, "", l)
+		k = index(l, " # ")
+		why[substr(l, 1, k - 1)] = substr(l, k + 3)
+	} }
+	{
 		s = $1 == "PASS" || $1 == "SKIP" ? $1 : "FAIL"
 		what = $2 ~ /(^|\/)$/ ? $2 "(a result is missing)" : $2
-		print s " " label ": " what ($1 == "ERROR" ? " (crashed)" : "")
+		line = s " " label ": " what ($1 == "ERROR" ? " (crashed)" : "")
+		if (s == "FAIL")
+			for (n in why)
+				if (what == n || substr(what, length(what) - length(n)) == "/" n) {
+					line = line " (" why[n] ")"
+					break
+				}
+		print line
 	}'
 }
 
@@ -59,7 +77,7 @@ if [ ! -s "$ktap" ]; then
 elif ! parse guest <"$ktap"; then
 	echo "FAIL $label: kunit.py could not read $ktap: $(tail -n 1 "$tmp/guest.log")"
 else
-	leaves "" <"$tmp/guest.json" | tee "$tmp/guest.leaves" | out
+	leaves "" <"$tmp/guest.json" | tee "$tmp/guest.leaves" | out "$ktap"
 	# The programs' own lines: the unindented results of the document.
 	tr -d '\r' <"$ktap" | awk -v label="$label" -v leaves="$tmp/guest.leaves" '
 		BEGIN { while ((getline l < leaves) > 0) if (l !~ /^(PASS|SKIP)\t/) {
