@@ -5,7 +5,8 @@
  * clear_pages_nocache_insn() on a struct clear_pages_cpu filled in as
  * clear_nt_threshold_init() in arch/x86/mm/clear_pages.c fills it (its
  * line_size, where the header has one, HAVE_POLICY_LINE_SIZE, too: left 0,
- * the header would never choose CLZERO);
+ * the header would never choose CLZERO), and its clear_pages_nocache_all()
+ * where it has one (HAVE_POLICY_ALL);
  * without it, clearbench's own copy of the older trees' rule.
  */
 #include <stdio.h>
@@ -41,6 +42,9 @@ static void tree_policy(struct host_policy *p)
 
 	p->threshold = clear_pages_nocache_threshold(&cpu);
 	p->clzero = clear_pages_nocache_insn(&cpu) == CLEAR_PAGES_CLZERO;
+#ifdef HAVE_POLICY_ALL
+	p->all = clear_pages_nocache_all(&cpu);
+#endif
 #ifdef HAVE_POLICY_LINE_SIZE
 	snprintf(line, sizeof(line), "line_size %u", cpu.line_size);
 #endif

@@ -23,6 +23,7 @@
 struct host_policy {
 	unsigned long threshold;	/* runs longer than this bypass */
 	bool clzero;			/* with CLZERO, else MOVNTI */
+	bool all;			/* huge pages whole, fault +-2 too */
 	char why[256];			/* what the policy was given */
 };
 

@@ -59,6 +59,9 @@ void print_header(const struct opts *o)
 	if (o->nt_thresh == POLICY_NEVER)
 		note("default: clear_pages_erms throughout (threshold: never, %s)\n",
 		     o->nt_src);
+	else if (pol->all)
+		note("default: pages over %zu bytes (%s) whole, fault +-2 included, with %s; the rest with clear_pages_erms\n",
+		     o->nt_thresh, o->nt_src, large);
 	else
 		note("default: runs over %zu bytes (%s) with %s; fault +-2 and the rest with clear_pages_erms\n",
 		     o->nt_thresh, o->nt_src, large);

@@ -114,6 +114,7 @@ bool ctx_setup(struct ctx *c, const struct opts *o, int pi)
 	c->fault = fault_indices(c->nr_huge, c->nr_sub);
 	c->nt_thresh = o->nt_thresh;
 	c->large = nocache_method(host_policy(o->cpu)->clzero, NULL);
+	c->all = host_policy(o->cpu)->all;
 	c->unit = o->copy_unit ? o->copy_unit : CHUNK;
 	return true;
 }
@@ -202,6 +203,16 @@ static clear_fn nt_or_erms(const struct ctx *c, size_t len)
 	return len > c->nt_thresh ? c->large : clear_pages_erms;
 }
 
+/*
+ * The kernel's clear_pages_want_nocache_all(): where the policy says so,
+ * a page over the threshold is cleared whole around the caches, fault +-2
+ * included, from its first byte.
+ */
+static bool whole_page(const struct ctx *c)
+{
+	return c->all && c->page > c->nt_thresh;
+}
+
 static void clear_nt(const struct ctx *c)
 {
 	struct folio_zero_range r[3];
@@ -209,6 +220,10 @@ static void clear_nt(const struct ctx *c)
 	unsigned int i, n;
 
 	for (k = 0; k < c->nr_huge; k++) {
+		if (whole_page(c)) {
+			c->large(huge_page(c, k), c->page);
+			continue;
+		}
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		/* All but the last (the neighbourhood) may go around the cache. */
 		for (i = 0; i + 1 < n; i++)
@@ -234,6 +249,10 @@ static void clear_units(const struct ctx *c)
 
 	for (k = 0; k < c->nr_huge; k++) {
 		page = huge_page(c, k);
+		if (whole_page(c)) {
+			clear_in_units(c->large, page, c->page, c->unit);
+			continue;
+		}
 		n = huge_regions(c->nr_sub, c->fault[k], r);
 		for (i = 0; i < n; i++) {
 			len = (r[i].end - r[i].start) * SZ_4K;
@@ -251,6 +270,7 @@ static void clear_nt_all(const struct ctx *c)
 
 	all.nt_thresh = 0;
 	all.large = nt_clear;
+	all.all = false;
 	clear_nt(&all);
 }
 
@@ -267,7 +287,7 @@ const struct strategy strategies[NR_STRATEGIES] = {
 	[S_NT]		= { "nt", clear_nt_all, NULL, NULL,
 		"forced nt: as multi, all but fault +-2 with clear_pages_nt()" },
 	[S_DEFAULT]	= { "default", clear_nt, NULL, NULL,
-		"as multi, all but fault +-2 over the policy's threshold (-t) around the caches" },
+		"as multi, all but fault +-2 over the policy's threshold (-t) around the caches; where the policy says so, pages over it whole" },
 	[S_LIMIT]	= { "limit", NULL, NULL, NULL,
 		"the fastest (best median) of all measured: strategies and the loops below" },
 	[S_REP]		= { "rep", NULL, clear_pages_rep, NULL,

@@ -30,6 +30,7 @@ struct ctx {
 	const unsigned long *fault;	/* fault subpage of each huge page */
 	size_t nt_thresh;
 	clear_fn large;			/* above nt_thresh */
+	bool all;			/* pages above nt_thresh whole with large */
 	size_t unit;			/* units' call length (-u) */
 };
 

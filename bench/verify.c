@@ -270,10 +270,16 @@ static void verify_host_policy(void)
 
 	if (cpu_is_amd() && ci->clzero && ci->clflush_size == 64) {
 		bool ok = pol->clzero && pol->threshold == (256UL << 10) - 1;
+#ifdef HAVE_POLICY_ALL
+		/* ... and huge pages whole, fault +-2 included */
+		ok = ok && pol->all;
+#endif
 
-		tap(ok, "policy on this host (AMD, CLZERO, 64-byte lines): over %lu with %s%s (%s)",
+		tap(ok, "policy on this host (AMD, CLZERO, 64-byte lines): over %lu with %s%s%s (%s)",
 		    pol->threshold, pol->clzero ? "CLZERO" : "MOVNTI",
-		    ok ? "" : ", want over 262143 with CLZERO", pol->why);
+		    pol->all ? ", pages whole" : "",
+		    ok ? "" : ", want over 262143 with CLZERO (pages whole where the policy has the rule)",
+		    pol->why);
 		return;
 	}
 	tap(true, "policy on this host # SKIP not an AMD CPU with CLZERO and 64-byte lines (%s)",
