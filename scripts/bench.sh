@@ -37,10 +37,10 @@ set -u
 RESULTS=$RESULTS/$(cpu_dir)
 mkdir -p "$RESULTS"
 
-# A clear of 1 GiB is one sample of a bandwidth other tenants share: the
-# same loop measured twice in one round differs by up to 1.25x, so the
-# medians the goals compare need more rounds than that noise (a round
-# takes about 6 s).
+# A clear of 1 GiB is one sample of a bandwidth other tenants share: on
+# an AMD EPYC Zen 4 host the same loop measured twice in one round
+# differed by up to 1.25x, so the medians the goals compare need more
+# rounds than that noise (a round took about 6 s there).
 rounds=${BENCH_ROUNDS:-21}
 # A copy run takes a fraction of a second: more rounds, for under a minute.
 copy_rounds=${BENCH_COPY_ROUNDS:-11}

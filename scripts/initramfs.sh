@@ -27,7 +27,10 @@ cp "$TOP/guest/init" "$stage/init"
 # thp_settings.c) go into an archive, so that each program links only what
 # it uses. vm_util.c needs the tree's UAPI headers (PAGEMAP_SCAN), from
 # tools/include/uapi as the selftests' lib.mk gives them.
-cc=(gcc -static -O2 -Wall -Werror -I"$ksft")
+# __FILE__ relative to the checkout and the tree: the kselftest harness
+# prints it in its results, which must not name this machine's paths.
+cc=(gcc -static -O2 -Wall -Werror -I"$ksft"
+	-fmacro-prefix-map="$TOP/"= -fmacro-prefix-map="$SRC/"=)
 objs=${out%.cpio.gz}.objs	# next to the stage, never packed
 rm -rf "$objs"
 mkdir -p "$objs"
